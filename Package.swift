@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Each widget is its own shared library: a Swift target with the widget's
+/// code and a tiny C target that embeds its manifest in an ELF section (Swift
+/// cannot place a string in a named section yet).
+func widget(_ name: String) -> [Target] {
+    [
+        .target(
+            name: "\(name)Manifest",
+            dependencies: ["PluginABI"],
+            path: "Plugins/\(name)/Manifest"
+        ),
+        .target(
+            name: name,
+            dependencies: ["PluginABI", .target(name: "\(name)Manifest")],
+            path: "Plugins/\(name)/Widget"
+        ),
+    ]
+}
+
+let widgets = ["CryptoPlugin", "CheckoutPlugin", "TripsPlugin"]
+
+let package = Package(
+    name: "WidgetHost",
+    products: [
+        .executable(name: "widget-host", targets: ["Host"]),
+    ] + widgets.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    targets: [
+        // The C contract every plugin implements; headers only, plus layout checks.
+        .target(name: "PluginABI", path: "Sources/PluginABI"),
+        // The host's logic, as a library so that tests can import it.
+        .target(name: "WidgetHostKit", dependencies: ["PluginABI"], path: "Sources/WidgetHostKit"),
+        .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI"], path: "Tests/WidgetHostTests"),
+    ] + widgets.flatMap(widget)
+)

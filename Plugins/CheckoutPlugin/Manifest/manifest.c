@@ -1,0 +1,15 @@
+#include "widget_host/widget_host.h"
+
+WH_MANIFEST("{"
+    "\"abi\": \"1.0\","
+    "\"id\": \"org.widgethost.checkout\","
+    "\"name\": \"Checkout\","
+    "\"version\": \"0.1.0\","
+    "\"vendor\": \"WidgetHost\","
+    "\"description\": \"Buy now, pay later: a 4-instalment schedule that follows the order total.\","
+    "\"screens\": ["
+        "{\"id\": \"checkout\", \"title\": \"Checkout\", \"actions\": [\"update\"]}"
+    "],"
+    "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": []},"
+    "\"topics\": {\"publish\": [], \"subscribe\": []}"
+"}")

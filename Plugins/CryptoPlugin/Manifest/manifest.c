@@ -1,0 +1,16 @@
+#include "widget_host/widget_host.h"
+
+WH_MANIFEST("{"
+    "\"abi\": \"1.0\","
+    "\"id\": \"org.widgethost.crypto\","
+    "\"name\": \"Crypto\","
+    "\"version\": \"0.1.0\","
+    "\"vendor\": \"WidgetHost\","
+    "\"description\": \"A live Bitcoin price and the exchanges that trade it.\","
+    "\"screens\": ["
+        "{\"id\": \"price\", \"title\": \"Bitcoin price\", \"actions\": [\"retrieve\", \"exchanges\"]},"
+        "{\"id\": \"exchanges\", \"title\": \"Exchanges\", \"actions\": []}"
+    "],"
+    "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": []},"
+    "\"topics\": {\"publish\": [], \"subscribe\": []}"
+"}")

@@ -1,0 +1,15 @@
+#include "widget_host/widget_host.h"
+
+WH_MANIFEST("{"
+    "\"abi\": \"1.0\","
+    "\"id\": \"org.widgethost.trips\","
+    "\"name\": \"My Trips\","
+    "\"version\": \"0.1.0\","
+    "\"vendor\": \"WidgetHost\","
+    "\"description\": \"Your next trip as a timeline of flight and hotel steps.\","
+    "\"screens\": ["
+        "{\"id\": \"timeline\", \"title\": \"My Trips\", \"actions\": []}"
+    "],"
+    "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": []},"
+    "\"topics\": {\"publish\": [], \"subscribe\": []}"
+"}")

@@ -1,0 +1,45 @@
+/* widget_host/manifest.h: the manifest a plugin embeds in its ELF file.
+ *
+ * The host reads it from the section named WH_MANIFEST_SECTION by parsing the
+ * file, without dlopen, so listing plugins never runs plugin code. It is UTF-8
+ * JSON, at most WH_MANIFEST_MAX_BYTES, ending at the first NUL:
+ *
+ *   {
+ *     "abi": "1.0",
+ *     "id": "org.example.hello", "name": "Hello", "version": "1.0.0",
+ *     "vendor": "Example", "description": "Says hello",
+ *     "screens": [ { "id": "main", "title": "Hello", "actions": ["wave"] } ],
+ *     "services": { "required": ["widget-host.log/1"], "optional": [] },
+ *     "topics": { "publish": [], "subscribe": [] }
+ *   }
+ *
+ * "abi" through "screens" (ids and titles) must equal what the descriptor
+ * says; the host rejects a plugin whose descriptor disagrees. "actions" lists
+ * what each screen offers, which validators exercise. "services" and "topics"
+ * are the plugin's grants: it is given nothing it did not declare.
+ *
+ * Usage, in exactly one C file of the plugin:
+ *   WH_MANIFEST("{\"abi\":\"1.0\", ...}");
+ */
+#ifndef WIDGET_HOST_MANIFEST_H
+#define WIDGET_HOST_MANIFEST_H
+
+#define WH_MANIFEST_SECTION "widget_host_manifest"
+#define WH_MANIFEST_MAX_BYTES 65536
+
+/* Defined by WH_MANIFEST in the plugin's own image: its manifest text. */
+__attribute__((visibility("hidden"))) const char *wh_manifest_json(void);
+
+/* `used` keeps the compiler from dropping the array, `retain` keeps the
+ * linker's --gc-sections from dropping the section. The symbol is hidden so
+ * that it never clashes with another image's; wh_manifest_json() is the
+ * plugin's own way to read it. */
+#define WH_MANIFEST(json_literal)                                              \
+    __attribute__((section(WH_MANIFEST_SECTION), used, retain,                 \
+                   visibility("hidden")))                                      \
+    const char wh_manifest_json_bytes[] = json_literal;                        \
+    __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
+        return wh_manifest_json_bytes;                                         \
+    }
+
+#endif

@@ -1,0 +1,104 @@
+/* widget_host/plugin.h: the plugin's side of the contract.
+ *
+ * A plugin is a shared library that exports one function, widget_host_entry,
+ * returning a descriptor: who the plugin is, which screens it provides, and the
+ * functions that run its instances. It also embeds a manifest (manifest.h) that
+ * repeats the descriptor's facts so a host can list it without loading it.
+ *
+ * Only C types cross this boundary: no C++ or Swift types, no exceptions, no
+ * longjmp across it. Every string is NUL-terminated UTF-8.
+ */
+#ifndef WIDGET_HOST_PLUGIN_H
+#define WIDGET_HOST_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "version.h"
+#include "host.h"
+#include "output.h"
+
+/* Results of the instance functions. Anything else is treated as WH_FAILED. */
+typedef enum wh_status {
+    WH_OK = 0,
+    WH_UNKNOWN_SCREEN = 1,   /* render: the screen id is not one of the plugin's */
+    WH_UNKNOWN_ACTION = 2,   /* handle_action: the action id is not known */
+    WH_INVALID_VALUE = 3,    /* handle_action: the value was refused */
+    WH_FAILED = 4,           /* anything else; the plugin should log why */
+} wh_status;
+
+typedef struct wh_screen {
+    /* [a-z0-9_-], 1 to 64 bytes; unique within the plugin. */
+    const char *id;
+    /* Shown to people. */
+    const char *title;
+} wh_screen;
+
+/* One live instance of a plugin. Opaque to the host: the plugin allocates it in
+ * create() and frees it in destroy(). */
+typedef struct wh_plugin wh_plugin;
+
+/* Ownership: the descriptor, its strings and its screens belong to the plugin
+ * and must stay valid and unchanged for as long as the image is loaded. The
+ * host loads with RTLD_NODELETE and never unloads, so static storage is right.
+ *
+ * Threads: the host calls create, render, handle_action, on_event and destroy
+ * of one instance on one thread (the host's main thread), one call at a time.
+ * Different instances may be driven from different threads. The plugin may
+ * call back into the host's services from inside these calls. */
+typedef struct wh_plugin_descriptor {
+    /* ABI the plugin was built against and sizeof(wh_plugin_descriptor) as it
+     * built it. These three fields never move. */
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    uint32_t struct_size;
+
+    uint32_t screen_count;
+
+    /* Reverse-DNS, such as "org.widgethost.crypto": two or more dot-separated
+     * segments of [a-z0-9_-], each starting with a letter or digit, 3 to 128
+     * bytes in all. */
+    const char *id;
+    const char *name;         /* display name, 1 to 128 bytes */
+    const char *version;      /* semantic version, such as "1.2.0" */
+    const char *vendor;
+    const char *description;
+    const wh_screen *screens; /* screen_count entries; the first is the default */
+
+    /* Creates an instance. host stays valid until destroy() of this instance.
+     * Returns NULL on failure (the plugin should log why first). */
+    wh_plugin *(*create)(const wh_host *host);
+
+    /* Renders screen_id into a view description: UTF-8 JSON written to out,
+     * in as many write() calls as the plugin likes. params_json is a JSON
+     * object (never NULL; "{}" when there are none). Both strings and out are
+     * borrowed for the call only. */
+    int32_t (*render)(wh_plugin *plugin, const char *screen_id,
+                      const char *params_json, const wh_output *out);
+
+    /* Handles a person's action, such as a button press. value is NULL for an
+     * action without one (a button) and UTF-8 text otherwise (a text field).
+     * Both strings are borrowed for the call only. */
+    int32_t (*handle_action)(wh_plugin *plugin, const char *action_id,
+                             const char *value);
+
+    /* Delivers a bus event the instance subscribed to. payload_json is valid
+     * UTF-8 JSON. Both strings are borrowed for the call only. */
+    void (*on_event)(wh_plugin *plugin, const char *topic, const char *payload_json);
+
+    /* Frees the instance. The host makes no call on it afterwards. */
+    void (*destroy)(wh_plugin *plugin);
+} wh_plugin_descriptor;
+
+/* The size of the descriptor as ABI 1.0 defines it: the smallest a host
+ * accepts. Later minors append fields after destroy. */
+static const uint32_t WH_DESCRIPTOR_SIZE_1_0 =
+    (uint32_t)(offsetof(wh_plugin_descriptor, destroy) + sizeof(void (*)(wh_plugin *)));
+
+/* The one exported symbol. It takes no arguments and returns the plugin's
+ * descriptor, or NULL if the plugin cannot run here. It runs no other
+ * initialisation a host could observe, may be called more than once, from any
+ * thread, and must return the same pointer each time. */
+#define WH_ENTRY_SYMBOL "widget_host_entry"
+typedef const wh_plugin_descriptor *(*wh_entry_fn)(void);
+
+#endif

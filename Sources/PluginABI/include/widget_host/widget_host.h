@@ -1,0 +1,13 @@
+/* widget_host/widget_host.h: the whole plugin ABI in one include. */
+#ifndef WIDGET_HOST_H
+#define WIDGET_HOST_H
+
+#include <stddef.h>
+#include "version.h"
+#include "output.h"
+#include "host.h"
+#include "plugin.h"
+#include "manifest.h"
+#include "services/log.h"
+
+#endif

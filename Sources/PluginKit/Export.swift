@@ -1,0 +1,129 @@
+import Foundation
+import PluginABI
+import Synchronization
+
+/// Builds the plugin's C descriptor from its manifest, so a Swift plugin
+/// states its identity once. Call it from the plugin's entry point:
+///
+///     @_cdecl("widget_host_entry")
+///     public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
+///         exportWidget(CryptoWidget.self, manifest: wh_manifest_json())
+///     }
+///
+/// Returns the same descriptor on every call, or nil if the manifest is not
+/// one the SDK can read (the host then reports that the entry returned NULL).
+public func exportWidget<W: Widget>(_ type: W.Type, manifest: UnsafePointer<CChar>) -> UnsafePointer<wh_plugin_descriptor>? {
+    exported.withLock { state in
+        if let descriptor = state.descriptor { return descriptor.pointer }
+        guard let descriptor = Descriptor(manifest: String(cString: manifest)) else { return nil }
+        state.factory = { try W(host: $0) }
+        state.descriptor = descriptor
+        return descriptor.pointer
+    }
+}
+
+private struct ExportState {
+    var descriptor: Descriptor?
+    var factory: ((Host) throws -> any Widget)?
+}
+
+private let exported = Mutex(ExportState())
+
+/// The descriptor in C memory. It is built once and never freed: the host
+/// never unloads a plugin (plugin.h), so it lives as long as the image.
+private struct Descriptor: @unchecked Sendable {
+    let pointer: UnsafePointer<wh_plugin_descriptor>
+
+    init?(manifest: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any],
+              let id = object["id"] as? String, let name = object["name"] as? String,
+              let version = object["version"] as? String,
+              let screenList = object["screens"] as? [[String: Any]] else { return nil }
+        let screens = UnsafeMutablePointer<wh_screen>.allocate(capacity: max(screenList.count, 1))
+        for (index, screen) in screenList.enumerated() {
+            guard let screenID = screen["id"] as? String else { return nil }
+            screens[index] = wh_screen(id: strdup(screenID), title: strdup(screen["title"] as? String ?? screenID))
+        }
+        let descriptor = UnsafeMutablePointer<wh_plugin_descriptor>.allocate(capacity: 1)
+        descriptor.initialize(to: wh_plugin_descriptor(
+            abi_major: WH_ABI_MAJOR,
+            abi_minor: WH_ABI_MINOR,
+            struct_size: UInt32(MemoryLayout<wh_plugin_descriptor>.size),
+            screen_count: UInt32(screenList.count),
+            id: strdup(id),
+            name: strdup(name),
+            version: strdup(version),
+            vendor: strdup(object["vendor"] as? String ?? ""),
+            description: strdup(object["description"] as? String ?? ""),
+            screens: screens,
+            create: createInstance,
+            render: renderInstance,
+            handle_action: handleAction,
+            on_event: deliverEvent,
+            destroy: destroyInstance
+        ))
+        pointer = UnsafePointer(descriptor)
+    }
+}
+
+/// What the host's opaque `wh_plugin *` points at.
+private final class Instance {
+    let widget: any Widget
+    init(widget: any Widget) { self.widget = widget }
+
+    static func from(_ plugin: OpaquePointer?) -> Instance? {
+        guard let plugin else { return nil }
+        return Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(plugin)).takeUnretainedValue()
+    }
+}
+
+// The C entry points. They capture nothing (a capturing @convention(c)
+// closure is not allowed); the instance travels through the opaque pointer.
+
+private func createInstance(_ host: UnsafePointer<wh_host>?) -> OpaquePointer? {
+    guard let host, let factory = exported.withLock({ $0.factory }) else { return nil }
+    let context = Host(raw: host)
+    do {
+        let instance = Instance(widget: try factory(context))
+        return OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
+    } catch {
+        context.log(.error, "create failed: \(error)")
+        return nil
+    }
+}
+
+private func renderInstance(
+    _ plugin: OpaquePointer?, _ screen: UnsafePointer<CChar>?, _ params: UnsafePointer<CChar>?,
+    _ output: UnsafePointer<wh_output>?
+) -> Int32 {
+    guard let instance = Instance.from(plugin), let screen, let output else { return Int32(WH_FAILED.rawValue) }
+    do {
+        var json = try instance.widget.render(screen: String(cString: screen), params: params.map { String(cString: $0) } ?? "{}")
+        let written = json.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { output.pointee.write(output, $0.baseAddress, UInt64($0.count)) }
+        }
+        return written == 0 ? Int32(WH_OK.rawValue) : Int32(WH_FAILED.rawValue)
+    } catch {
+        return Int32(error.status.rawValue)
+    }
+}
+
+private func handleAction(_ plugin: OpaquePointer?, _ action: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
+    guard let instance = Instance.from(plugin), let action else { return Int32(WH_FAILED.rawValue) }
+    do {
+        try instance.widget.handle(action: String(cString: action), value: value.map { String(cString: $0) })
+        return Int32(WH_OK.rawValue)
+    } catch {
+        return Int32(error.status.rawValue)
+    }
+}
+
+private func deliverEvent(_ plugin: OpaquePointer?, _ topic: UnsafePointer<CChar>?, _ payload: UnsafePointer<CChar>?) {
+    guard let instance = Instance.from(plugin), let topic, let payload else { return }
+    instance.widget.receive(topic: String(cString: topic), payload: String(cString: payload))
+}
+
+private func destroyInstance(_ plugin: OpaquePointer?) {
+    guard let plugin else { return }
+    Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(plugin)).release()
+}

@@ -1,0 +1,44 @@
+import PluginABI
+
+/// What a Swift plugin implements: one instance of a widget, driven by the host.
+///
+/// The host calls every method on one thread, one call at a time (see
+/// `widget_host/plugin.h`), so a widget needs no locking of its own unless it
+/// starts work on other threads.
+public protocol Widget: AnyObject {
+    init(host: Host) throws
+
+    /// The view description of `screen` as JSON.
+    func render(screen: String, params: String) throws(WidgetError) -> String
+
+    /// A person's action on the current screen; `value` is nil for a button.
+    func handle(action: String, value: String?) throws(WidgetError)
+
+    /// A bus event the widget subscribed to.
+    func receive(topic: String, payload: String)
+}
+
+extension Widget {
+    public func handle(action: String, value: String?) throws(WidgetError) {
+        throw .unknownAction(action)
+    }
+
+    public func receive(topic: String, payload: String) {}
+}
+
+/// Why a widget refused a call; each maps to a `wh_status` at the boundary.
+public enum WidgetError: Error, Equatable {
+    case unknownScreen(String)
+    case unknownAction(String)
+    case invalidValue(String)
+    case failed(String)
+
+    var status: wh_status {
+        switch self {
+        case .unknownScreen: WH_UNKNOWN_SCREEN
+        case .unknownAction: WH_UNKNOWN_ACTION
+        case .invalidValue: WH_INVALID_VALUE
+        case .failed: WH_FAILED
+        }
+    }
+}

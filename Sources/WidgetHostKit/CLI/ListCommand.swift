@@ -1,0 +1,51 @@
+/// `widget-host list`: every candidate on the search path and its status.
+enum ListCommand {
+    static let command = Command(
+        name: "list",
+        summary: "list the plugins on the search path, without loading them",
+        usage: "widget-host list [--plugin-dir DIR]... [--allow-insecure] [--json]",
+        help: [CommonOptions.pluginDir, CommonOptions.allowInsecure, CommonOptions.json],
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--json"]), options: CommonOptions.searchOptions),
+        run: { cli, arguments in
+            let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
+            report.warnings.forEach { cli.console.error("warning: \($0)") }
+            if arguments.has("--json") {
+                cli.console.line(JSONValue.array(report.plugins.map(json)).serialized)
+            } else {
+                cli.console.out(text(report))
+            }
+            return 0
+        }
+    )
+
+    static func json(_ plugin: PluginCandidate) -> JSONValue {
+        [
+            "id": .optional(plugin.manifest?.id.value),
+            "name": .optional(plugin.manifest?.name),
+            "version": .optional(plugin.manifest?.version),
+            "abi": .optional(plugin.manifest?.abi.description),
+            "path": .string(plugin.path),
+            "status": .string(plugin.status.name),
+            "reason": .optional(plugin.status.reason),
+        ]
+    }
+
+    static func text(_ report: DiscoveryReport) -> String {
+        guard !report.plugins.isEmpty else {
+            return "No plugins found. Put plugin .so files in a directory on the search path (see widget-host --help).\n"
+        }
+        var rows = [["ID", "NAME", "VERSION", "ABI", "STATUS", "PATH"]]
+        for plugin in report.plugins {
+            let manifest = plugin.manifest
+            rows.append([manifest?.id.value ?? "-", manifest?.name ?? "-", manifest?.version ?? "-",
+                         manifest?.abi.description ?? "-", plugin.status.name, plugin.path])
+        }
+        var lines = TextTable(rows: rows).render()
+        let problems = report.plugins.filter { $0.status != .ok }
+        if !problems.isEmpty {
+            lines += "\n"
+            for plugin in problems { lines += "\(plugin.path): \(plugin.status.name): \(plugin.status.reason ?? "")\n" }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,14 @@
+/// Left-aligned columns separated by two spaces; the last column is not padded.
+struct TextTable {
+    var rows: [[String]]
+
+    func render() -> String {
+        guard let width = rows.map(\.count).max(), width > 0 else { return "" }
+        let widths = (0..<width).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

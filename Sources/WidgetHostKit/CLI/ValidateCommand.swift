@@ -1,0 +1,54 @@
+import Glibc
+
+/// `widget-host validate PATH`: runs a plugin through its whole contract in
+/// a child process and reports each check.
+enum ValidateCommand {
+    static let defaultTimeout = 10.0
+
+    static let command = Command(
+        name: "validate",
+        summary: "exercise a plugin's whole contract in a child process and report each check",
+        usage: "widget-host validate PATH [--timeout SECONDS] [--allow-insecure] [--json]",
+        help: [("PATH", "the plugin file"), ("--timeout SECONDS", "how long the plugin may take in all (default 10)"),
+               CommonOptions.allowInsecure, CommonOptions.json],
+        spec: ArgumentSpec(flags: ["--allow-insecure", "--json"], options: ["--timeout"], maxPositionals: 1),
+        run: { cli, arguments in
+            guard let path = arguments.positionals.first else { throw UsageError("validate needs the path of a plugin file") }
+            let validator = Validator(executable: cli.executable, timeout: try timeout(arguments), discovery: cli.discovery(arguments))
+            let results = validator.validate(path: path)
+            let failed = results.filter { $0.outcome == .fail }.count
+            if arguments.has("--json") {
+                let checks: [JSONValue] = results.map {
+                    ["check": .string($0.name), "result": .string($0.outcome.rawValue), "detail": .optional($0.detail)]
+                }
+                cli.console.line(JSONValue.object([("path", .string(path)), ("passed", .bool(failed == 0)), ("checks", .array(checks))]).serialized)
+            } else {
+                for result in results {
+                    cli.console.line("\(result.outcome.rawValue.uppercased())  \(result.name)" + (result.detail.map { ": \($0)" } ?? ""))
+                }
+                let passed = results.filter { $0.outcome == .pass }.count
+                cli.console.line("\(failed == 0 ? "valid" : "INVALID"): \(passed) of \(results.count) checks passed")
+            }
+            return failed == 0 ? 0 : 1
+        }
+    )
+
+    static func timeout(_ arguments: Arguments) throws(UsageError) -> Double {
+        guard let text = arguments.value("--timeout") else { return defaultTimeout }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+            throw UsageError("--timeout takes a number of seconds from 0 to 3600, not '\(text)'")
+        }
+        return seconds
+    }
+
+    /// The child's half: `widget-host __validate-child PATH [--allow-insecure] [--load-only]`.
+    static func runChild(_ cli: WidgetHostCLI, _ words: [String]) -> Int32 {
+        let spec = ArgumentSpec(flags: ["--allow-insecure", "--load-only"], maxPositionals: 1)
+        guard let arguments = try? spec.parse(words), let path = arguments.positionals.first else { return 2 }
+        let child = ValidationChild(services: cli.services, log: HostLog(environment: cli.environment)) { event in
+            cli.console.line(event.serialized)
+        }
+        child.run(path: path, discovery: cli.discovery(arguments), loadOnly: arguments.has("--load-only"))
+        return 0
+    }
+}

@@ -1,0 +1,142 @@
+import Glibc
+
+/// The `widget-host` program: parses the command line, runs one command, and
+/// returns the exit status (0 success, 1 failure, 2 usage error).
+public struct WidgetHostCLI: Sendable {
+    public static let version = "0.1.0"
+
+    public let environment: [String: String]
+    public let console: Console
+    /// The `widget-host` binary, which runs validation children.
+    public let executable: String
+    public let executableDirectory: String?
+    public let services: ServiceCatalog
+
+    public init(
+        environment: [String: String], console: Console = .standard,
+        executable: String = "/proc/self/exe", executableDirectory: String? = UserDirectories.executableDirectory(),
+        services: ServiceCatalog = .standard
+    ) {
+        self.environment = environment
+        self.console = console
+        self.executable = executable
+        self.executableDirectory = executableDirectory
+        self.services = services
+    }
+
+    static let commands: [Command] = [ListCommand.command, InfoCommand.command, ValidateCommand.command]
+
+    public func run(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            console.out(overview)
+            return 0
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if let name = arguments.dropFirst().first {
+                guard let command = Self.commands.first(where: { $0.name == name }) else {
+                    return usageError("unknown command '\(name)'", help: "widget-host --help")
+                }
+                console.out(command.helpText)
+            } else {
+                console.out(overview)
+            }
+            return 0
+        case "-V", "--version":
+            console.line("widget-host \(Self.version) (plugin ABI \(ABIVersion.host))")
+            return 0
+        case Validator.childCommand:
+            return ValidateCommand.runChild(self, Array(arguments.dropFirst()))
+        default:
+            break
+        }
+        guard let command = Self.commands.first(where: { $0.name == first }) else {
+            let hint = Suggestions.closest(to: first, among: Self.commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            return usageError("unknown command '\(first)'\(hint)", help: "widget-host --help")
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("-h") || rest.contains("--help") {
+            console.out(command.helpText)
+            return 0
+        }
+        do {
+            return try command.run(self, try command.spec.parse(rest))
+        } catch let error as UsageError {
+            return usageError(error.description, help: "widget-host \(command.name) --help")
+        } catch {
+            console.error("\(error)")
+            return 1
+        }
+    }
+
+    private func usageError(_ message: String, help: String) -> Int32 {
+        console.error("\(message)\nTry '\(help)' for more.")
+        return 2
+    }
+
+    /// Discovery as the options and environment configure it.
+    func discovery(_ arguments: Arguments) -> Discovery {
+        Discovery(allowInsecure: arguments.has("--allow-insecure"), availableServices: services.ids)
+    }
+
+    func searchPath(_ arguments: Arguments) -> SearchPath {
+        SearchPath.resolve(pluginDirs: arguments.values("--plugin-dir"), environment: environment,
+                           executableDirectory: executableDirectory)
+    }
+
+    var overview: String {
+        let width = Self.commands.map(\.name.count).max() ?? 0
+        let list = Self.commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.summary }
+        return """
+        widget-host \(Self.version): finds widget plugins and runs them.
+
+        Usage: widget-host COMMAND [OPTIONS]
+
+        Commands:
+        \(list.joined(separator: "\n"))
+
+        Plugins are searched for in, first found wins:
+          1. each --plugin-dir DIR
+          2. WIDGET_HOST_PLUGIN_PATH (colon-separated)
+          3. $XDG_DATA_HOME/widget-host/plugins (default ~/.local/share/widget-host/plugins)
+          4. the directory that holds the widget-host executable
+
+        Environment:
+          WIDGET_HOST_LOG   log threshold: debug, info, warning (default) or error
+
+        Run 'widget-host COMMAND --help' for a command's options.
+        Options: -h, --help; -V, --version.
+
+        """
+    }
+}
+
+/// "Did you mean" by edit distance.
+enum Suggestions {
+    static func closest(to word: String, among candidates: [String], limit: Int = 3) -> [String]? {
+        let tolerance = max(2, word.count / 3)
+        let scored: [(name: String, distance: Int)] = candidates
+            .map { (name: $0, distance: distance(word.lowercased(), $0.lowercased())) }
+            .filter { $0.distance <= tolerance }
+            .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        return scored.isEmpty ? nil : scored.prefix(limit).map { $0.name }
+    }
+
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        closest(to: word, among: candidates, limit: 1)?.first
+    }
+
+    /// Levenshtein distance.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1]
+            for (j, cb) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,73 @@
+import Glibc
+
+/// Refuses plugin files that someone other than the user could have changed,
+/// in the spirit of OpenSSH's StrictModes: the file and every directory above
+/// it must be owned by the invoking user or root, and writable by no one else.
+///
+/// Two exceptions keep ordinary set-ups working without weakening that:
+/// a sticky directory such as /tmp (others cannot replace what is ours in
+/// it), and group write for a user's private group (the group has no other
+/// member, as Debian's user-private-groups give every user).
+struct FileSafety {
+    private let user = geteuid()
+    private var verdicts: [String: String?] = [:]
+
+    /// Why `path` is unsafe to load, or nil if it is safe.
+    mutating func problem(with path: String) -> String? {
+        guard let real = realpath(path, nil) else { return "cannot resolve \(path): \(String(cString: strerror(errno)))" }
+        let resolved = String(cString: real)
+        free(real)
+        if let problem = check(resolved, isDirectory: false) { return problem }
+        var directory = resolved
+        while let slash = directory.lastIndex(of: "/") {
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+            if let problem = checkDirectory(directory) { return problem }
+            if directory == "/" { break }
+        }
+        return nil
+    }
+
+    /// Directories are checked once each, however many plugins they hold.
+    private mutating func checkDirectory(_ path: String) -> String? {
+        if let verdict = verdicts[path] { return verdict }
+        let verdict = check(path, isDirectory: true)
+        verdicts[path] = verdict
+        return verdict
+    }
+
+    private func check(_ path: String, isDirectory: Bool) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "cannot stat \(path): \(String(cString: strerror(errno)))" }
+        let what = isDirectory ? "directory" : "plugin file"
+        if status.st_uid != user && status.st_uid != 0 {
+            return "\(what) \(path) is owned by \(userName(status.st_uid)), not by you or root"
+        }
+        if isDirectory && status.st_mode & S_ISVTX != 0 { return nil }
+        if status.st_mode & S_IWOTH != 0 {
+            return "\(what) \(path) is writable by others (mode \(octal(status.st_mode)))"
+        }
+        if status.st_mode & S_IWGRP != 0 && !isPrivateGroup(status.st_gid, of: status.st_uid) {
+            return "\(what) \(path) is writable by group \(groupName(status.st_gid)) (mode \(octal(status.st_mode)))"
+        }
+        return nil
+    }
+
+    private func isPrivateGroup(_ gid: gid_t, of uid: uid_t) -> Bool {
+        guard let group = getgrgid(gid), let owner = getpwuid(uid),
+              let groupName = group.pointee.gr_name, let ownerName = owner.pointee.pw_name else { return false }
+        let hasNoMembers = group.pointee.gr_mem == nil || group.pointee.gr_mem[0] == nil
+        return owner.pointee.pw_gid == gid && strcmp(groupName, ownerName) == 0 && hasNoMembers
+    }
+
+    private func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
+    }
+
+    private func groupName(_ gid: gid_t) -> String {
+        guard let entry = getgrgid(gid), let name = entry.pointee.gr_name else { return "gid \(gid)" }
+        return String(cString: name)
+    }
+
+    private func octal(_ mode: mode_t) -> String { "0" + String(mode & 0o7777, radix: 8) }
+}

@@ -1,0 +1,69 @@
+import Glibc
+
+/// The directories searched for plugins, in priority order: on a duplicate
+/// id, the plugin found first wins.
+public struct SearchPath: Equatable, Sendable {
+    public struct Directory: Equatable, Sendable {
+        public let path: String
+        /// Where the directory came from, for messages: "--plugin-dir", ...
+        public let origin: String
+        /// Named by the user, so a missing directory deserves a warning;
+        /// the defaults usually do not exist and are skipped quietly.
+        public let explicit: Bool
+    }
+
+    public let directories: [Directory]
+
+    public init(directories: [Directory]) {
+        self.directories = directories
+    }
+
+    /// 1. each `--plugin-dir`; 2. `WIDGET_HOST_PLUGIN_PATH`;
+    /// 3. `$XDG_DATA_HOME/widget-host/plugins`; 4. the executable's directory.
+    public static func resolve(
+        pluginDirs: [String], environment: [String: String], executableDirectory: String?
+    ) -> SearchPath {
+        var directories = pluginDirs.map { Directory(path: $0, origin: "--plugin-dir", explicit: true) }
+        for path in (environment["WIDGET_HOST_PLUGIN_PATH"] ?? "").split(separator: ":") {
+            directories.append(Directory(path: String(path), origin: "WIDGET_HOST_PLUGIN_PATH", explicit: true))
+        }
+        directories.append(Directory(path: UserDirectories.data(environment) + "/widget-host/plugins", origin: "XDG_DATA_HOME", explicit: false))
+        if let executableDirectory {
+            directories.append(Directory(path: executableDirectory, origin: "executable directory", explicit: false))
+        }
+        var seen = Set<String>()
+        return SearchPath(directories: directories.filter { seen.insert($0.path).inserted })
+    }
+}
+
+/// The XDG base directories, with the spec's defaults.
+public enum UserDirectories {
+    public static func home(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        if let entry = getpwuid(geteuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/"
+    }
+
+    public static func data(_ environment: [String: String]) -> String {
+        absolute(environment["XDG_DATA_HOME"]) ?? home(environment) + "/.local/share"
+    }
+
+    public static func config(_ environment: [String: String]) -> String {
+        absolute(environment["XDG_CONFIG_HOME"]) ?? home(environment) + "/.config"
+    }
+
+    /// The spec says a relative XDG path is invalid and must be ignored.
+    private static func absolute(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/") else { return nil }
+        return path
+    }
+
+    /// The directory holding the running executable.
+    public static func executableDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    }
+}

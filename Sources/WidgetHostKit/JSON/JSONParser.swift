@@ -1,0 +1,237 @@
+/// Why a JSON text was refused, and where.
+public struct JSONError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public let line: Int
+    public let column: Int
+
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes.
+public struct JSONParser {
+    public static let defaultMaxDepth = 64
+
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private let bytes: [UInt8]
+    private let maxDepth: Int
+    private var index = 0
+
+    private init(bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character \(describe(bytes[index])), expected a value")
+        }
+    }
+
+    private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth <= maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
+        index += 1
+        var members: [(String, JSONValue)] = []
+        var keys = Set<String>()
+        skipSpace()
+        if peek(UInt8(ascii: "}")) { index += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
+            let keyStart = index
+            let key = try string()
+            guard keys.insert(key).inserted else {
+                index = keyStart
+                throw error("duplicate key \"\(key)\"")
+            }
+            skipSpace()
+            try expect(UInt8(ascii: ":"), "expected ':' after a key")
+            skipSpace()
+            members.append((key, try value(depth: depth)))
+            skipSpace()
+            if peek(UInt8(ascii: ",")) { index += 1; continue }
+            try expect(UInt8(ascii: "}"), "expected ',' or '}' in an object")
+            return .object(members)
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth <= maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
+        index += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if peek(UInt8(ascii: "]")) { index += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value(depth: depth))
+            skipSpace()
+            if peek(UInt8(ascii: ",")) { index += 1; continue }
+            try expect(UInt8(ascii: "]"), "expected ',' or ']' in an array")
+            return .array(items)
+        }
+    }
+
+    private mutating func string() throws(JSONError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ parser: JSONParser, upTo end: Int) throws(JSONError) -> String.UnicodeScalarView {
+            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+                throw parser.error("invalid UTF-8 in a string")
+            }
+            return run.unicodeScalars
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                scalars.append(contentsOf: try flush(self, upTo: index))
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw error("control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                scalars.append(contentsOf: try flush(self, upTo: index))
+                scalars.append(try escape())
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func escape() throws(JSONError) -> Unicode.Scalar {
+        index += 1
+        guard index < bytes.count else { throw error("unterminated escape") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try hex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("unpaired surrogate \\u\(String(high, radix: 16))")
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate \\u\(String(high, radix: 16))") }
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw error("unpaired surrogate \\u\(String(high, radix: 16))") }
+            return scalar
+        default:
+            index -= 1
+            throw error("invalid escape \\\(describe(byte))")
+        }
+    }
+
+    private mutating func hex4() throws(JSONError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count, let digit = hexValue(bytes[index]) else { throw error("expected four hex digits after \\u") }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func number() throws(JSONError) -> String {
+        let start = index
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        if peek(UInt8(ascii: "0")) {
+            index += 1
+        } else {
+            guard digits() > 0 else { throw error("expected a digit") }
+        }
+        if peek(UInt8(ascii: ".")) {
+            index += 1
+            guard digits() > 0 else { throw error("expected a digit after '.'") }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            index += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard digits() > 0 else { throw error("expected a digit in the exponent") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONError) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+            throw error("unexpected character \(describe(bytes[index])), expected a value")
+        }
+        index += expected.count
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+    private mutating func expect(_ byte: UInt8, _ message: String) throws(JSONError) {
+        guard peek(byte) else {
+            throw error(index < bytes.count ? "\(message), found \(describe(bytes[index]))" : "unexpected end of input, \(message)")
+        }
+        index += 1
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    /// The error at the current position; columns count characters, not bytes.
+    private func error(_ message: String) -> JSONError {
+        let position = min(index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for i in 0..<position where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        let column = 1 + bytes[lineStart..<position].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return JSONError(message: message, line: line, column: column)
+    }
+}

@@ -1,0 +1,63 @@
+import PluginABI
+
+/// A live instance of a loaded plugin. Drive it from one thread at a time,
+/// as plugin.h requires; the instance is destroyed when this is released.
+public final class PluginInstance {
+    public let plugin: LoadedPlugin
+    public let context: PluginContext
+    private let handle: OpaquePointer
+
+    /// The most a single render may write.
+    public static let maxRenderBytes = 4 << 20
+
+    public enum CallError: Error, Equatable, CustomStringConvertible {
+        case createFailed
+        case status(wh_status.RawValue)
+        case outputTooLarge(Int)
+
+        public var description: String {
+            switch self {
+            case .createFailed: "create returned NULL"
+            case let .status(code): Self.name(code)
+            case let .outputTooLarge(limit): "the plugin wrote more than \(limit) bytes"
+            }
+        }
+
+        static func name(_ code: wh_status.RawValue) -> String {
+            switch wh_status(code) {
+            case WH_UNKNOWN_SCREEN: "unknown screen"
+            case WH_UNKNOWN_ACTION: "unknown action"
+            case WH_INVALID_VALUE: "invalid value"
+            case WH_FAILED: "the plugin failed"
+            default: "the plugin returned unknown status \(code)"
+            }
+        }
+    }
+
+    public init(plugin: LoadedPlugin, services: ServiceCatalog, log: HostLog) throws(CallError) {
+        self.plugin = plugin
+        context = PluginContext(manifest: plugin.manifest, catalog: services, log: log)
+        guard let handle = plugin.descriptor.create!(context.host) else { throw .createFailed }
+        self.handle = handle
+    }
+
+    deinit { plugin.descriptor.destroy!(handle) }
+
+    /// The view description the plugin writes for `screen`.
+    public func render(screen: String, params: String = "{}") throws(CallError) -> [UInt8] {
+        let buffer = OutputBuffer(limit: Self.maxRenderBytes)
+        let status = buffer.withOutput { output in plugin.descriptor.render!(handle, screen, params, output) }
+        if buffer.overflowed { throw .outputTooLarge(Self.maxRenderBytes) }
+        guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
+        return buffer.bytes
+    }
+
+    public func handle(action: String, value: String?) throws(CallError) {
+        let status = plugin.descriptor.handle_action!(handle, action, value)
+        guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
+    }
+
+    public func deliver(topic: String, payload: String) {
+        plugin.descriptor.on_event!(handle, topic, payload)
+    }
+}

@@ -1,0 +1,196 @@
+import PluginABI
+
+/// What a plugin says about itself in its embedded manifest (manifest.h).
+public struct Manifest: Equatable, Sendable {
+    public struct Screen: Equatable, Sendable {
+        public let id: String
+        public let title: String
+        public let actions: [String]
+    }
+
+    public let abi: ABIVersion
+    public let id: PluginID
+    public let name: String
+    public let version: String
+    public let vendor: String
+    public let description: String
+    public let screens: [Screen]
+    public let requiredServices: [String]
+    public let optionalServices: [String]
+    public let publishes: [String]
+    public let subscribes: [String]
+
+    /// The manifest's JSON, as the host shows it in `info --json`.
+    public let json: JSONValue
+}
+
+public struct ManifestError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Manifest {
+    public init(bytes: [UInt8]) throws(ManifestError) {
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch { throw ManifestError("manifest is not valid JSON: \(error)") }
+        try self.init(json: json)
+    }
+
+    public init(json: JSONValue) throws(ManifestError) {
+        guard json.isObject else { throw ManifestError("manifest is not a JSON object") }
+        let fields = Fields(json: json)
+        let abiText = try fields.string("abi")
+        guard let abi = ABIVersion(abiText) else { throw ManifestError("manifest field \"abi\" is \"\(abiText)\", expected MAJOR.MINOR such as \"1.0\"") }
+        self.abi = abi
+        let idText = try fields.string("id")
+        do { id = try PluginID(idText) } catch { throw ManifestError("manifest \(error)") }
+        name = try fields.string("name", maxLength: 128)
+        version = try fields.string("version", maxLength: 64)
+        guard SemanticVersion.isValid(version) else {
+            throw ManifestError("manifest field \"version\" is \"\(version)\", expected a semantic version such as \"1.2.0\"")
+        }
+        vendor = try fields.string("vendor", required: false)
+        description = try fields.string("description", required: false, maxLength: 4096)
+
+        guard let screenList = json["screens"]?.array, !screenList.isEmpty else {
+            throw ManifestError("manifest field \"screens\" must be a non-empty array")
+        }
+        var seen = Set<String>()
+        screens = try screenList.map { (item) throws(ManifestError) -> Screen in
+            let screen = Fields(json: item, context: "screen")
+            let id = try screen.string("id", maxLength: 64)
+            guard ScreenID.isValid(id) else { throw ManifestError("manifest screen id \"\(id)\" must be 1 to 64 of [a-z0-9_-]") }
+            guard seen.insert(id).inserted else { throw ManifestError("manifest lists screen \"\(id)\" twice") }
+            return Screen(id: id, title: try screen.string("title", required: false).nonEmpty ?? id,
+                          actions: try screen.strings("actions"))
+        }
+        requiredServices = try Fields(json: json["services"] ?? .object([]), context: "services").strings("required")
+        optionalServices = try Fields(json: json["services"] ?? .object([]), context: "services").strings("optional")
+        publishes = try Fields(json: json["topics"] ?? .object([]), context: "topics").strings("publish")
+        subscribes = try Fields(json: json["topics"] ?? .object([]), context: "topics").strings("subscribe")
+        self.json = json
+    }
+}
+
+/// Typed reads of a manifest object's fields, with errors that say which field.
+private struct Fields {
+    let json: JSONValue
+    var context = "manifest"
+
+    func string(_ key: String, required: Bool = true, maxLength: Int = 1024) throws(ManifestError) -> String {
+        switch json[key] {
+        case let .string(value)?:
+            guard value.utf8.count <= maxLength else { throw ManifestError("\(context) field \"\(key)\" is longer than \(maxLength) bytes") }
+            guard !required || !value.isEmpty else { throw ManifestError("\(context) field \"\(key)\" is empty") }
+            return value
+        case nil, .null?:
+            guard !required else { throw ManifestError("\(context) field \"\(key)\" is missing") }
+            return ""
+        default:
+            throw ManifestError("\(context) field \"\(key)\" must be a string")
+        }
+    }
+
+    func strings(_ key: String) throws(ManifestError) -> [String] {
+        guard let value = json[key], value != .null else { return [] }
+        guard let items = value.array else { throw ManifestError("\(context) field \"\(key)\" must be an array of strings") }
+        return try items.map { (item) throws(ManifestError) -> String in
+            guard let text = item.string else { throw ManifestError("\(context) field \"\(key)\" must be an array of strings") }
+            return text
+        }
+    }
+}
+
+public struct ABIVersion: Equatable, Sendable, CustomStringConvertible {
+    public let major: UInt32
+    public let minor: UInt32
+
+    public static let host = ABIVersion(major: WH_ABI_MAJOR, minor: WH_ABI_MINOR)
+
+    public init(major: UInt32, minor: UInt32) {
+        self.major = major
+        self.minor = minor
+    }
+
+    init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = UInt32(parts[0]), let minor = UInt32(parts[1]) else { return nil }
+        self.init(major: major, minor: minor)
+    }
+
+    public var description: String { "\(major).\(minor)" }
+
+    /// Why a plugin built for this ABI cannot run on this host, or nil if it can.
+    public var incompatibility: String? {
+        if major != Self.host.major {
+            return "built for ABI \(self), but this host speaks ABI \(Self.host) and major versions must match"
+        }
+        if minor > Self.host.minor {
+            return "built for ABI \(self), newer than this host's ABI \(Self.host)"
+        }
+        return nil
+    }
+}
+
+/// A reverse-DNS plugin id, such as `org.widgethost.crypto`.
+public struct PluginID: Hashable, Sendable, CustomStringConvertible {
+    public let value: String
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(_ value: String) throws(Invalid) {
+        let bytes = Array(value.utf8)
+        guard (3...128).contains(bytes.count) else {
+            throw Invalid(description: "id \"\(value)\" must be 3 to 128 bytes long")
+        }
+        if let bad = value.unicodeScalars.first(where: { !Self.allowed($0) }) {
+            throw Invalid(description: "id \"\(value)\" has an illegal character '\(bad.escaped(asASCII: true))'; ids use [a-z0-9_-] and dots")
+        }
+        let segments = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count >= 2 else {
+            throw Invalid(description: "id \"\(value)\" must be reverse-DNS with at least two dot-separated segments, such as org.example.widget")
+        }
+        if let bad = segments.first(where: { $0.isEmpty || !($0.first!.isLetter || $0.first!.isNumber) }) {
+            throw Invalid(description: "id \"\(value)\" has a segment \"\(bad)\" that does not start with a letter or digit")
+        }
+        self.value = value
+    }
+
+    private static func allowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "0"..."9", "_", "-", ".": true
+        default: false
+        }
+    }
+
+    /// The last segment, which users may type instead of the whole id.
+    public var shortName: String { String(value.split(separator: ".").last ?? "") }
+    public var description: String { value }
+}
+
+enum ScreenID {
+    static func isValid(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+}
+
+enum SemanticVersion {
+    /// MAJOR.MINOR.PATCH with optional -prerelease and +build, as semver.org has it.
+    static func isValid(_ text: String) -> Bool {
+        let core = text.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let release = core.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let numbers = release.split(separator: ".", omittingEmptySubsequences: false)
+        return numbers.count == 3 && numbers.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && (part == "0" || part.first != "0")
+        } && !text.hasSuffix("-") && !text.hasSuffix("+")
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

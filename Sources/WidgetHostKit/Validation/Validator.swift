@@ -1,0 +1,167 @@
+import PluginABI
+
+/// One check of `widget-host validate`.
+public struct CheckResult: Equatable, Sendable {
+    public enum Outcome: String, Sendable { case pass, fail, skip }
+    public let name: String
+    public let outcome: Outcome
+    public let detail: String?
+}
+
+/// Our clap-validator: exercises a plugin's whole contract in a child
+/// process, so a plugin that crashes or hangs fails its check while the
+/// validator itself carries on and reports.
+public struct Validator {
+    public var executable: String
+    public var timeout: Double
+    public var discovery: Discovery
+    /// Stop after the handshake, as `info` does to report the load status.
+    public var loadOnly = false
+
+    public init(executable: String, timeout: Double, discovery: Discovery) {
+        self.executable = executable
+        self.timeout = timeout
+        self.discovery = discovery
+    }
+
+    /// The hidden command the child runs.
+    public static let childCommand = "__validate-child"
+
+    public func validate(path: String) -> [CheckResult] {
+        let candidate = discovery.inspect(path: path)
+        if case let .rejected(reason) = candidate.status {
+            return [CheckResult(name: "inspect file", outcome: .fail, detail: reason)]
+        }
+        var results = [CheckResult(name: "inspect file", outcome: .pass, detail: "manifest of \(candidate.manifest!.id)")]
+        var arguments = [executable, Self.childCommand, path]
+        if discovery.allowInsecure { arguments.append("--allow-insecure") }
+        if loadOnly { arguments.append("--load-only") }
+        let run: ChildProcess.Result
+        do {
+            run = try ChildProcess.run(arguments, timeout: timeout)
+        } catch {
+            return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot run \(executable): \(error)")]
+        }
+        var inFlight: String?
+        for line in String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n") {
+            guard let event = try? JSONParser.parse(String(line)), let check = event["check"]?.string else { continue }
+            switch event["event"]?.string {
+            case "begin": inFlight = check
+            case let outcome?:
+                inFlight = nil
+                results.append(CheckResult(name: check, outcome: CheckResult.Outcome(rawValue: outcome) ?? .fail,
+                                           detail: event["detail"]?.string))
+            case nil: continue
+            }
+        }
+        if let inFlight {
+            results.append(CheckResult(name: inFlight, outcome: .fail, detail: "the plugin \(run.termination)"))
+        } else if run.termination != .exited(0) {
+            results.append(CheckResult(name: "child process", outcome: .fail, detail: "the validator's child \(run.termination)"))
+        }
+        return results
+    }
+}
+
+/// The child's side: loads the plugin into this process and reports each
+/// check as a line of JSON, announcing it before it starts so the parent can
+/// name the check that was running if the plugin kills the process.
+public struct ValidationChild {
+    let report: (JSONValue) -> Void
+    let services: ServiceCatalog
+    let log: HostLog
+
+    public init(services: ServiceCatalog, log: HostLog, report: @escaping (JSONValue) -> Void) {
+        self.services = services
+        self.log = log
+        self.report = report
+    }
+
+    public func run(path: String, discovery: Discovery, loadOnly: Bool = false) {
+        let candidate = discovery.inspect(path: path)
+        guard let manifest = candidate.manifest, candidate.status == .ok else {
+            finish("load", .fail, candidate.status.reason ?? "no manifest")
+            return
+        }
+        var loaded: LoadedPlugin?
+        check("load") {
+            loaded = try Loader.load(path: path, manifest: manifest, services: services)
+            return "handshake passed: entry, ABI \(manifest.abi), descriptor size, manifest match, services"
+        }
+        guard let plugin = loaded, !loadOnly else { return }
+        var created: PluginInstance?
+        check("create") {
+            created = try PluginInstance(plugin: plugin, services: services, log: log)
+            return nil
+        }
+        guard let instance = created else { return }
+        for screen in manifest.screens {
+            check("render \(screen.id)") { try render(instance, screen.id) }
+            for action in screen.actions {
+                check("action \(screen.id)/\(action)") {
+                    _ = try render(instance, screen.id)
+                    // An action that needs a value may refuse none: that is an answer, not a failure.
+                    let status = Self.status { () throws(PluginInstance.CallError) in try instance.handle(action: action, value: nil) }
+                    if let status, status != .status(WH_INVALID_VALUE.rawValue) {
+                        throw ValidationFailure("handle_action: \(status)")
+                    }
+                    return try render(instance, screen.id)
+                }
+            }
+        }
+        check("render an undeclared screen") {
+            let status = Self.status { () throws(PluginInstance.CallError) in
+                _ = try instance.render(screen: "widget-host-validate-no-such-screen")
+            }
+            guard status == .status(WH_UNKNOWN_SCREEN.rawValue) else {
+                throw ValidationFailure("expected WH_UNKNOWN_SCREEN, got \(status.map { "\($0)" } ?? "a successful render")")
+            }
+            return "refused with WH_UNKNOWN_SCREEN"
+        }
+        for topic in manifest.subscribes {
+            let sample = topic.split(separator: ".").map { $0 == "*" ? "validate" : String($0) }.joined(separator: ".")
+            check("event \(sample)") {
+                instance.deliver(topic: sample, payload: "{}")
+                return nil
+            }
+        }
+        check("destroy") {
+            created = nil
+            return nil
+        }
+    }
+
+    private func render(_ instance: PluginInstance, _ screen: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try instance.render(screen: screen) } catch { throw ValidationFailure("render: \(error)") }
+        let view: JSONValue
+        do { view = try JSONParser.parse(bytes) } catch { throw ValidationFailure("the view description is not valid JSON: \(error)") }
+        guard view.isObject else { throw ValidationFailure("the view description is not a JSON object") }
+        return "\(bytes.count) bytes of JSON"
+    }
+
+    /// The error a call ended with, or nil if it succeeded.
+    private static func status(_ call: () throws(PluginInstance.CallError) -> Void) -> PluginInstance.CallError? {
+        do { try call() } catch { return error }
+        return nil
+    }
+
+    /// Announces a check, runs it, and reports its outcome with any detail.
+    private func check(_ name: String, _ body: () throws -> String?) {
+        report(["event": "begin", "check": .string(name)])
+        do {
+            finish(name, .pass, try body())
+        } catch {
+            finish(name, .fail, "\(error)")
+        }
+    }
+
+    private func finish(_ name: String, _ outcome: CheckResult.Outcome, _ detail: String?) {
+        report(["event": .string(outcome.rawValue), "check": .string(name), "detail": .optional(detail)])
+    }
+}
+
+struct ValidationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
