@@ -28,8 +28,11 @@ struct FileDescriptor: Sendable {
     static let standardError = FileDescriptor(raw: 2)
 
     func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
+        write(bytes: Array(text.utf8))
+    }
+
+    func write(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { bytes in
             var done = 0
             while done < bytes.count {
                 let count = Glibc.write(raw, bytes.baseAddress! + done, bytes.count - done)

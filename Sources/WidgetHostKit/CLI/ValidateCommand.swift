@@ -45,7 +45,7 @@ enum ValidateCommand {
     static func runChild(_ cli: WidgetHostCLI, _ words: [String]) -> Int32 {
         let spec = ArgumentSpec(flags: ["--allow-insecure", "--load-only"], maxPositionals: 1)
         guard let arguments = try? spec.parse(words), let path = arguments.positionals.first else { return 2 }
-        let child = ValidationChild(services: cli.services, log: HostLog(environment: cli.environment)) { event in
+        let child = ValidationChild(runtime: cli.makeRuntime()) { event in
             cli.console.line(event.serialized)
         }
         child.run(path: path, discovery: cli.discovery(arguments), loadOnly: arguments.has("--load-only"))

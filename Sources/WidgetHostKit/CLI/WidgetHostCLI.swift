@@ -10,21 +10,27 @@ public struct WidgetHostCLI: Sendable {
     /// The `widget-host` binary, which runs validation children.
     public let executable: String
     public let executableDirectory: String?
-    public let services: ServiceCatalog
+    /// The service ids this host provides (what `makeRuntime` registers).
+    public let serviceIDs: Set<String>
 
     public init(
         environment: [String: String], console: Console = .standard,
-        executable: String = "/proc/self/exe", executableDirectory: String? = UserDirectories.executableDirectory(),
-        services: ServiceCatalog = .standard
+        executable: String = "/proc/self/exe", executableDirectory: String? = UserDirectories.executableDirectory()
     ) {
         self.environment = environment
         self.console = console
         self.executable = executable
         self.executableDirectory = executableDirectory
-        self.services = services
+        serviceIDs = Set(ServiceTable.all.map(\.id))
     }
 
-    static let commands: [Command] = [ListCommand.command, InfoCommand.command, ValidateCommand.command]
+    /// The host's services as the environment and options configure them.
+    func makeRuntime(config: HostConfig = .empty, clock: HostClock = HostClock()) -> HostRuntime {
+        HostRuntime(config: config, clock: clock, storeDirectory: SharedStore.defaultDirectory(environment),
+                    log: HostLog(environment: environment))
+    }
+
+    static let commands: [Command] = [ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command]
 
     public func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -76,7 +82,7 @@ public struct WidgetHostCLI: Sendable {
 
     /// Discovery as the options and environment configure it.
     func discovery(_ arguments: Arguments) -> Discovery {
-        Discovery(allowInsecure: arguments.has("--allow-insecure"), availableServices: services.ids)
+        Discovery(allowInsecure: arguments.has("--allow-insecure"), availableServices: serviceIDs)
     }
 
     func searchPath(_ arguments: Arguments) -> SearchPath {

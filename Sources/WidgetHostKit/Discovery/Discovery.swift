@@ -131,6 +131,11 @@ public struct Discovery: Sendable {
 
     /// Names ending in `.so` in `directory`, sorted so results are stable.
     static func sharedObjects(in directory: String) throws(SystemError) -> [String] {
+        try entries(in: directory).filter { $0.hasSuffix(".so") && $0 != ".so" }
+    }
+
+    /// The names in `directory` but . and .., sorted.
+    static func entries(in directory: String) throws(SystemError) -> [String] {
         guard let stream = opendir(directory) else { throw SystemError(code: errno) }
         defer { closedir(stream) }
         var names: [String] = []
@@ -138,7 +143,7 @@ public struct Discovery: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name.hasSuffix(".so") && name != ".so" { names.append(name) }
+            if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
     }

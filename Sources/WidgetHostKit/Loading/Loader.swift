@@ -52,7 +52,7 @@ public enum Loader {
     /// Opens `path` and runs the handshake against its manifest. The checks
     /// run in order: entry symbol, ABI version, descriptor size, descriptor
     /// fields, agreement with the manifest, required services.
-    public static func load(path: String, manifest: Manifest, services: ServiceCatalog) throws(LoadError) -> LoadedPlugin {
+    public static func load(path: String, manifest: Manifest, serviceIDs: Set<String>) throws(LoadError) -> LoadedPlugin {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw .dlopen(dlerror().map { String(cString: $0) } ?? "unknown error")
         }
@@ -61,7 +61,7 @@ public enum Loader {
         guard let raw = entry() else { throw .entryReturnedNull }
         let descriptor = try read(UnsafeRawPointer(raw))
         try verify(descriptor, against: manifest)
-        if let missing = manifest.requiredServices.first(where: { !services.ids.contains($0) }) {
+        if let missing = manifest.requiredServices.first(where: { !serviceIDs.contains($0) }) {
             throw .missingService(missing)
         }
         return LoadedPlugin(path: path, manifest: manifest, descriptor: descriptor)

@@ -1,58 +1,135 @@
-import Glibc
 import PluginABI
 import Synchronization
 
-/// The host's side of one plugin instance: its `wh_host`, its grants, and the
-/// services it reaches through them.
+/// The host's side of one plugin instance: its `wh_host`, its grants, its
+/// bus subscriptions, and the mailbox of events waiting for the main thread.
 ///
 /// Capabilities are deny-by-default: `get_service` answers only for services
-/// the plugin's manifest declared and the host provides. Every `wh_host`
-/// points back here, so a service always knows which plugin is calling.
+/// the plugin's manifest declared, and the bus only carries topics it
+/// declared. Every `wh_host` points back here, so a service always knows
+/// which plugin is calling.
 public final class PluginContext: @unchecked Sendable {
     public let pluginID: PluginID
-    public let log: HostLog
-    let granted: [String: UnsafeRawPointer]
-    private let declared: Set<String>
-    private let renderRequests = Mutex<(@Sendable () -> Void)?>(nil)
+    public let runtime: HostRuntime
+    let manifest: Manifest
+    let configSection: JSONValue
     let host: UnsafeMutablePointer<wh_host>
+    private let granted: [String: UnsafeRawPointer]
+    private let declared: Set<String>
+    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
+    private let mailbox = Mutex<[(subscription: Int64, event: BusEvent)]>([])
+    private let subscriptions = Mutex<[Int64: Bus.Subscription]>([:])
 
-    init(manifest: Manifest, catalog: ServiceCatalog, log: HostLog) {
+    init(manifest: Manifest, runtime: HostRuntime) {
         pluginID = manifest.id
-        self.log = log
+        self.manifest = manifest
+        self.runtime = runtime
+        configSection = runtime.config.section(for: manifest.id)
         let declared = Set(manifest.requiredServices + manifest.optionalServices)
         self.declared = declared
-        granted = catalog.tables.filter { declared.contains($0.key) }
+        var granted: [String: UnsafeRawPointer] = [:]
+        for id in declared {
+            if let table = try? runtime.registry.optional(ServiceTable.self, name: id) { granted[id] = table.pointer }
+        }
+        self.granted = granted
         host = .allocate(capacity: 1)
         host.initialize(to: wh_host(
             abi_major: WH_ABI_MAJOR, abi_minor: WH_ABI_MINOR, struct_size: UInt32(MemoryLayout<wh_host>.size),
             host_data: nil,
             get_service: { host, id in
                 guard let context = PluginContext.from(host), let id else { return nil }
-                return context.service(String(cString: id))
+                return context.service(ServiceCalls.text(id))
             },
             request_render: { host in
-                PluginContext.from(host)?.renderRequests.withLock { $0 }?()
+                PluginContext.from(host)?.wakeUp()
             }
         ))
         host.pointee.host_data = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit {
+        for subscription in subscriptions.withLock({ Array($0.values) }) { runtime.bus.unsubscribe(subscription) }
         host.deinitialize(count: 1)
         host.deallocate()
     }
 
-    /// Called, on any thread, when the plugin asks to be rendered again.
-    public func onRenderRequest(_ handler: @escaping @Sendable () -> Void) {
-        renderRequests.withLock { $0 = handler }
+    /// Called, on any thread, when the instance wants rendering or has events
+    /// waiting: the host's loop should then call `PluginInstance.pump()` and
+    /// render on its main thread.
+    public func onWake(_ handler: @escaping @Sendable () -> Void) {
+        wake.withLock { $0 = handler }
+    }
+
+    private func wakeUp() {
+        wake.withLock { $0 }?()
     }
 
     func service(_ id: String) -> UnsafeRawPointer? {
         if let table = granted[id] { return table }
         if declared.contains(id) {
-            log.log(.info, pluginID.value, "asked for service \(id), which this host does not provide")
+            runtime.log.log(.info, pluginID.value, "asked for service \(id), which this host does not provide")
         } else {
-            log.log(.warning, pluginID.value, "denied service \(id): the plugin's manifest does not declare it")
+            runtime.log.log(.warning, pluginID.value, "denied service \(id): the plugin's manifest does not declare it")
+        }
+        return nil
+    }
+
+    func publish(topic: String, payload: String) -> Int32 {
+        if let problem = Topic.problem(with: topic) {
+            runtime.log.log(.warning, pluginID.value, "refused publish: \(problem)")
+            return Int32(WH_BUS_INVALID_TOPIC)
+        }
+        guard manifest.publishes.contains(where: { Topic.matches($0, topic) }) else {
+            runtime.log.log(.warning, pluginID.value, "denied publish to \(topic): the plugin's manifest does not declare it")
+            return Int32(WH_BUS_DENIED)
+        }
+        do {
+            try runtime.bus.publish(topic, payload: payload)
+            return 0
+        } catch {
+            runtime.log.log(.warning, pluginID.value, "refused publish to \(topic): \(error)")
+            return Int32(WH_BUS_INVALID_PAYLOAD)
+        }
+    }
+
+    func subscribe(pattern: String) -> Int64 {
+        if let problem = Topic.patternProblem(pattern) {
+            runtime.log.log(.warning, pluginID.value, "refused subscription: \(problem)")
+            return Int64(WH_BUS_INVALID_TOPIC)
+        }
+        guard manifest.subscribes.contains(where: { Topic.covers($0, pattern) }) else {
+            runtime.log.log(.warning, pluginID.value, "denied subscription to \(pattern): the plugin's manifest does not declare it")
+            return Int64(WH_BUS_DENIED)
+        }
+        // Events wait in the mailbox for the main thread (plugin.h's rule),
+        // tagged with their subscription so an unsubscribe can void them.
+        let token = SubscriptionToken()
+        let subscription: Bus.Subscription
+        do {
+            subscription = try runtime.bus.subscribe(pattern) { [weak self] event in
+                guard let self else { return }
+                self.mailbox.withLock { $0.append((token.id.load(ordering: .acquiring), event)) }
+                self.wakeUp()
+            }
+        } catch {
+            return Int64(WH_BUS_INVALID_TOPIC)
+        }
+        let id = Int64(subscription.id)
+        subscriptions.withLock { $0[id] = subscription }
+        token.id.store(id, ordering: .releasing)
+        return id
+    }
+
+    func unsubscribe(_ id: Int64) {
+        guard let subscription = subscriptions.withLock({ $0.removeValue(forKey: id) }) else { return }
+        runtime.bus.unsubscribe(subscription)
+    }
+
+    /// The next event queued for a live subscription of the instance, oldest
+    /// first; events of ended subscriptions are dropped.
+    func nextEvent() -> BusEvent? {
+        while let (subscription, event) = mailbox.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            if subscriptions.withLock({ $0[subscription] != nil }) { return event }
         }
         return nil
     }
@@ -63,24 +140,8 @@ public final class PluginContext: @unchecked Sendable {
     }
 }
 
-/// The services the host provides to plugins, by versioned id. Each table is
-/// static and stateless: the calling plugin is found through its `wh_host`.
-public struct ServiceCatalog: @unchecked Sendable {
-    let tables: [String: UnsafeRawPointer]
-
-    public var ids: Set<String> { Set(tables.keys) }
-
-    public static let standard = ServiceCatalog(tables: [
-        WH_SERVICE_LOG: UnsafeRawPointer(logTable),
-    ])
+/// A subscription's id, known only once `subscribe` returns but needed by
+/// the handler it registers.
+private final class SubscriptionToken: Sendable {
+    let id = Atomic<Int64>(0)
 }
-
-nonisolated(unsafe) private let logTable: UnsafeMutablePointer<wh_log_v1> = {
-    let table = UnsafeMutablePointer<wh_log_v1>.allocate(capacity: 1)
-    table.initialize(to: wh_log_v1(log: { host, level, message in
-        guard let context = PluginContext.from(host), let message else { return }
-        let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strlen(message)), as: UTF8.self)
-        context.log.log(HostLog.Level(rawValue: level) ?? .error, context.pluginID.value, text)
-    }))
-    return table
-}()

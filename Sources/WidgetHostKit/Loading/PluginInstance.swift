@@ -34,9 +34,9 @@ public final class PluginInstance {
         }
     }
 
-    public init(plugin: LoadedPlugin, services: ServiceCatalog, log: HostLog) throws(CallError) {
+    public init(plugin: LoadedPlugin, runtime: HostRuntime) throws(CallError) {
         self.plugin = plugin
-        context = PluginContext(manifest: plugin.manifest, catalog: services, log: log)
+        context = PluginContext(manifest: plugin.manifest, runtime: runtime)
         guard let handle = plugin.descriptor.create!(context.host) else { throw .createFailed }
         self.handle = handle
     }
@@ -59,5 +59,17 @@ public final class PluginInstance {
 
     public func deliver(topic: String, payload: String) {
         plugin.descriptor.on_event!(handle, topic, payload)
+    }
+
+    /// Delivers the bus events waiting for this instance, in order, on the
+    /// calling thread (the host's main thread). Returns how many.
+    @discardableResult
+    public func pump() -> Int {
+        var count = 0
+        while let event = context.nextEvent() {
+            deliver(topic: event.topic, payload: event.payload)
+            count += 1
+        }
+        return count
     }
 }

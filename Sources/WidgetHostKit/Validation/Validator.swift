@@ -68,12 +68,10 @@ public struct Validator {
 /// name the check that was running if the plugin kills the process.
 public struct ValidationChild {
     let report: (JSONValue) -> Void
-    let services: ServiceCatalog
-    let log: HostLog
+    let runtime: HostRuntime
 
-    public init(services: ServiceCatalog, log: HostLog, report: @escaping (JSONValue) -> Void) {
-        self.services = services
-        self.log = log
+    public init(runtime: HostRuntime, report: @escaping (JSONValue) -> Void) {
+        self.runtime = runtime
         self.report = report
     }
 
@@ -85,13 +83,13 @@ public struct ValidationChild {
         }
         var loaded: LoadedPlugin?
         check("load") {
-            loaded = try Loader.load(path: path, manifest: manifest, services: services)
+            loaded = try Loader.load(path: path, manifest: manifest, serviceIDs: runtime.serviceIDs)
             return "handshake passed: entry, ABI \(manifest.abi), descriptor size, manifest match, services"
         }
         guard let plugin = loaded, !loadOnly else { return }
         var created: PluginInstance?
         check("create") {
-            created = try PluginInstance(plugin: plugin, services: services, log: log)
+            created = try PluginInstance(plugin: plugin, runtime: runtime)
             return nil
         }
         guard let instance = created else { return }

@@ -9,5 +9,11 @@
 #include "plugin.h"
 #include "manifest.h"
 #include "services/log.h"
+#include "services/clock.h"
+#include "services/config.h"
+#include "services/store.h"
+#include "services/http.h"
+#include "services/bus.h"
+#include "services/navigator.h"
 
 #endif

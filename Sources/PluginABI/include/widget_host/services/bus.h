@@ -1,0 +1,40 @@
+/* widget_host/services/bus.h: publish and subscribe, "widget-host.bus/1".
+ *
+ * Topics are dot-separated segments of [A-Za-z0-9_-], such as
+ * "checkout.changed". Subscriptions may use "*" for one segment
+ * ("checkout.*") and, last, "#" for any number ("nav.#", or "#" for all).
+ * Payloads are UTF-8 JSON; an invalid one is refused and never delivered.
+ * A plugin may publish and subscribe only to what its manifest's "topics"
+ * declare (a declared "checkout.*" allows subscribing to "checkout.ready").
+ *
+ * Events reach the instance through its descriptor's on_event, on the
+ * host's main thread, one at a time, in the order they were published. */
+#ifndef WIDGET_HOST_SERVICES_BUS_H
+#define WIDGET_HOST_SERVICES_BUS_H
+
+#include "../host.h"
+
+#define WH_SERVICE_BUS "widget-host.bus/1"
+
+enum {
+    WH_BUS_DENIED = -1,           /* the manifest does not declare the topic */
+    WH_BUS_INVALID_TOPIC = -2,    /* the topic or pattern breaks the rules */
+    WH_BUS_INVALID_PAYLOAD = -3,  /* the payload is not UTF-8 JSON */
+};
+
+typedef struct wh_bus_v1 {
+    /* Publishes an event. Returns 0 once it is queued, or a WH_BUS_* error.
+     * Never waits for delivery, so it is safe inside on_event.
+     * Both strings are borrowed for the call. Thread: any thread. */
+    int32_t (*publish)(const wh_host *host, const char *topic, const char *payload_json);
+
+    /* Subscribes the instance to pattern. Returns a subscription id (> 0)
+     * or a WH_BUS_* error. Thread: any thread. */
+    int64_t (*subscribe)(const wh_host *host, const char *pattern);
+
+    /* Ends a subscription; no event for it is delivered after this returns
+     * on the main thread. Unknown ids are ignored. Thread: any thread. */
+    void (*unsubscribe)(const wh_host *host, int64_t subscription);
+} wh_bus_v1;
+
+#endif

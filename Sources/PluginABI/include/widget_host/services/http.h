@@ -1,0 +1,33 @@
+/* widget_host/services/http.h: HTTP GET, "widget-host.http/1".
+ * The only network access a plugin should need; the host enforces a timeout
+ * and a limit on the size of the response. */
+#ifndef WIDGET_HOST_SERVICES_HTTP_H
+#define WIDGET_HOST_SERVICES_HTTP_H
+
+#include "../host.h"
+#include "../output.h"
+
+#define WH_SERVICE_HTTP "widget-host.http/1"
+
+/* Failures, as negative results of get(). */
+enum {
+    WH_HTTP_BAD_URL = -1,      /* not an absolute http or https URL */
+    WH_HTTP_UNREACHABLE = -2,  /* no connection: DNS, refused, no network */
+    WH_HTTP_TIMEOUT = -3,      /* no complete response within timeout_ms */
+    WH_HTTP_TOO_LARGE = -4,    /* the body passed max_bytes; nothing usable */
+    WH_HTTP_FAILED = -5,       /* anything else, such as a broken connection */
+};
+
+typedef struct wh_http_v1 {
+    /* GETs url and writes the response body to body, which the *plugin*
+     * provides and the host calls from this same thread. Returns the HTTP
+     * status (100 to 599; non-2xx bodies are written too) or a WH_HTTP_*
+     * failure. Blocks up to timeout_ms (0 means the host's default), so call
+     * it from a thread of your own, never from render, and then ask for a
+     * render with wh_host.request_render.
+     * url and body are borrowed for the call. Thread: any thread. */
+    int32_t (*get)(const wh_host *host, const char *url, uint32_t timeout_ms,
+                   uint64_t max_bytes, const wh_output *body);
+} wh_http_v1;
+
+#endif

@@ -1,0 +1,38 @@
+/* widget_host/services/store.h: the shared container, "widget-host.store/1".
+ *
+ * A key-value store shared by apps and widgets, like an App Group: the
+ * `widget-host store` command (or an app) writes, widgets read. Keys are
+ * 1 to 200 bytes of [A-Za-z0-9._-], starting with a letter or digit. Writes
+ * are atomic: a reader sees the old value or the new one, never a mix. Each
+ * write publishes "store.changed" on the bus with {"key": ..., "change":
+ * "put"|"remove"}, so subscribed widgets can reload. */
+#ifndef WIDGET_HOST_SERVICES_STORE_H
+#define WIDGET_HOST_SERVICES_STORE_H
+
+#include "../host.h"
+#include "../output.h"
+
+#define WH_SERVICE_STORE "widget-host.store/1"
+
+enum {
+    WH_STORE_MISSING = 0,
+    WH_STORE_FOUND = 1,
+    WH_STORE_BAD_KEY = -1,   /* the key breaks the rules above */
+    WH_STORE_IO_ERROR = -2,  /* the disk refused; the old value is intact */
+};
+
+typedef struct wh_store_v1 {
+    /* Writes the value of key to out. Returns WH_STORE_FOUND, WH_STORE_MISSING
+     * or an error. Thread: any thread. */
+    int32_t (*get)(const wh_host *host, const char *key, const wh_output *out);
+
+    /* Replaces the value of key with len bytes from data, atomically.
+     * Returns 0 or an error. data is borrowed for the call. Thread: any. */
+    int32_t (*put)(const wh_host *host, const char *key, const char *data, uint64_t len);
+
+    /* Removes key. Returns WH_STORE_FOUND if it existed, WH_STORE_MISSING if
+     * not, or an error. Thread: any thread. */
+    int32_t (*remove)(const wh_host *host, const char *key);
+} wh_store_v1;
+
+#endif

@@ -1,0 +1,77 @@
+/// Topic names and subscription patterns.
+///
+/// A topic is dot-separated segments of `[A-Za-z0-9_-]`, such as
+/// `checkout.changed`. A pattern may use `*` for exactly one segment
+/// (`checkout.*`) and, as its last segment, `#` for any number of segments
+/// including none (`nav.#`); `#` alone matches everything.
+public enum Topic {
+    public static let maxLength = 255
+
+    /// Why `topic` is not a valid topic name, or nil if it is.
+    public static func problem(with topic: String) -> String? {
+        problem(with: topic, wildcards: false)
+    }
+
+    /// Why `pattern` is not a valid subscription pattern, or nil if it is.
+    public static func patternProblem(_ pattern: String) -> String? {
+        problem(with: pattern, wildcards: true)
+    }
+
+    private static func problem(with text: String, wildcards: Bool) -> String? {
+        let what = wildcards ? "pattern" : "topic"
+        guard (1...maxLength).contains(text.utf8.count) else { return "\(what) must be 1 to \(maxLength) bytes" }
+        let segments = text.split(separator: ".", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            if wildcards && segment == "*" { continue }
+            if wildcards && segment == "#" {
+                if index == segments.count - 1 { continue }
+                return "'#' may only be the last segment of a pattern"
+            }
+            guard !segment.isEmpty else { return "\(what) '\(text)' has an empty segment" }
+            guard segment.utf8.allSatisfy(isNameByte) else {
+                return "\(what) '\(text)' has a segment '\(segment)' with characters outside [A-Za-z0-9_-]"
+                    + (wildcards ? "" : " (wildcards are for subscriptions)")
+            }
+        }
+        return nil
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+        default: false
+        }
+    }
+
+    /// Whether `pattern` matches the topic `topic`.
+    public static func matches(_ pattern: String, _ topic: String) -> Bool {
+        matches(pattern.split(separator: ".")[...], topic.split(separator: ".")[...])
+    }
+
+    private static func matches(_ pattern: ArraySlice<Substring>, _ topic: ArraySlice<Substring>) -> Bool {
+        guard let head = pattern.first else { return topic.isEmpty }
+        if head == "#" { return true }
+        guard let segment = topic.first, head == "*" || head == segment else { return false }
+        return matches(pattern.dropFirst(), topic.dropFirst())
+    }
+
+    /// Whether every topic `requested` can match is also matched by
+    /// `declared`: a plugin may subscribe to `checkout.ready` or
+    /// `checkout.*` under a declared `checkout.*`, but not to `#`.
+    public static func covers(_ declared: String, _ requested: String) -> Bool {
+        covers(declared.split(separator: ".")[...], requested.split(separator: ".")[...])
+    }
+
+    private static func covers(_ declared: ArraySlice<Substring>, _ requested: ArraySlice<Substring>) -> Bool {
+        guard let head = declared.first else { return requested.isEmpty }
+        if head == "#" { return true }
+        guard let segment = requested.first, segment != "#" else { return false }
+        guard head == "*" || head == segment else { return false }
+        return covers(declared.dropFirst(), requested.dropFirst())
+    }
+
+    public static func isPattern(_ text: String) -> Bool {
+        text.split(separator: ".").contains { $0 == "*" || $0 == "#" }
+    }
+}

@@ -1,0 +1,95 @@
+import Glibc
+
+/// `widget-host store`: the shared container from the command line, as an
+/// app would use it.
+enum StoreCommand {
+    static let command = Command(
+        name: "store",
+        summary: "read and write the shared container that apps and widgets share",
+        usage: """
+        widget-host store put KEY [--file FILE | -]
+               widget-host store get KEY
+               widget-host store rm KEY
+               widget-host store list [--json]
+        """,
+        help: [("put KEY", "write KEY's value from FILE, or from standard input with - (the default when it is piped)"),
+               ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key"),
+               ("--file FILE", "with put: the file holding the value"), CommonOptions.json],
+        spec: ArgumentSpec(flags: ["--json"], options: ["--file"], maxPositionals: 3),
+        run: { cli, arguments in
+            let store = SharedStore(directory: SharedStore.defaultDirectory(cli.environment))
+            let words = arguments.positionals
+            guard let action = words.first else { throw UsageError("store needs an action: put, get, rm or list") }
+            func key() throws(UsageError) -> String {
+                guard words.count >= 2 else { throw UsageError("store \(action) needs a KEY") }
+                if let problem = SharedStore.problem(withKey: words[1]) { throw UsageError(problem) }
+                return words[1]
+            }
+            let allowed: Int = action == "put" ? 3 : action == "list" ? 1 : 2
+            guard words.count <= allowed else { throw UsageError("unexpected argument '\(words[allowed])'") }
+            do {
+                switch action {
+                case "put":
+                    let key = try key()
+                    try store.put(key, try value(arguments, stdinWord: words.count == 3 ? words[2] : nil))
+                case "get":
+                    guard let value = try store.get(try key()) else {
+                        cli.console.error("no value for '\(words[1])' in \(store.directory)")
+                        return 1
+                    }
+                    FileDescriptor.standardOutput.write(bytes: value)
+                case "rm":
+                    guard try store.remove(try key()) else {
+                        cli.console.error("no value for '\(words[1])' in \(store.directory)")
+                        return 1
+                    }
+                case "list":
+                    let keys = try store.keys()
+                    if arguments.has("--json") {
+                        cli.console.line(JSONValue.array(keys.map(JSONValue.string)).serialized)
+                    } else {
+                        keys.forEach { cli.console.line($0) }
+                    }
+                default:
+                    throw UsageError("unknown store action '\(action)'; use put, get, rm or list")
+                }
+            } catch let error as StoreError {
+                cli.console.error("store: \(error)")
+                return 1
+            }
+            return 0
+        }
+    )
+
+    /// The value to put: from --file, or from standard input.
+    private static func value(_ arguments: Arguments, stdinWord: String?) throws -> [UInt8] {
+        if let stdinWord, stdinWord != "-" { throw UsageError("unexpected argument '\(stdinWord)'; use --file FILE or -") }
+        if let path = arguments.value("--file") {
+            guard stdinWord == nil else { throw UsageError("give either --file FILE or -, not both") }
+            do {
+                let file = try ReadOnlyFile(path: path)
+                guard file.size <= UInt64(SharedStore.maxValueBytes) else { throw StoreError.tooLarge(path) }
+                return try file.read(offset: 0, count: Int(file.size))
+            } catch let error as FileError {
+                throw StoreError.io(key: nil, message: "cannot read \(path): \(error)")
+            }
+        }
+        if stdinWord == nil && isatty(0) != 0 {
+            throw UsageError("store put needs a value: --file FILE, or pipe it in with -")
+        }
+        return try readStandardInput()
+    }
+
+    private static func readStandardInput() throws(StoreError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .io(key: nil, message: "cannot read standard input: \(SystemError(code: errno))") }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= SharedStore.maxValueBytes else { throw .tooLarge("standard input") }
+        }
+    }
+}

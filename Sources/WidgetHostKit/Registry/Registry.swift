@@ -1,0 +1,164 @@
+import Synchronization
+
+/// A Resolver-style dependency registry: register a factory for a type
+/// (optionally under a name, optionally taking an argument), then resolve it.
+///
+/// What it fixes in its models:
+/// - No global recursive lock, so no deadlock when a factory resolves other
+///   services: locks guard only the tables and are never held while a factory
+///   runs. Two threads racing to create the same singleton may both run its
+///   factory; the first to finish is kept and returned to both.
+/// - A missing registration is a thrown error naming the type and listing
+///   what is registered, never a crash.
+/// - A circular dependency is detected in every build configuration, and the
+///   error shows the chain (`A -> B -> A`).
+///
+/// Factories must resolve their dependencies through the `Resolution` they
+/// are given: it carries the chain for cycle detection and the graph scope.
+public final class Registry: Sendable {
+    private let registrations = Mutex<[Key: Registration]>([:])
+
+    public init() {}
+
+    /// Registers `factory` for `type`, replacing any earlier registration
+    /// under the same type and name.
+    public func register<Service>(
+        _ type: Service.Type = Service.self, name: String? = nil, scope: Scope = .graph,
+        factory: @escaping @Sendable (Resolution) throws -> Service
+    ) {
+        let registration = Registration(scope: scope, typeName: "\(type)", name: name) { resolution, _ in
+            try factory(resolution)
+        }
+        registrations.withLock { $0[Key(type, name)] = registration }
+    }
+
+    /// Registers a factory that takes an argument at resolve time. Instances
+    /// made from arguments are never shared, whatever the scope says: a
+    /// cached instance would silently ignore the next caller's argument.
+    public func register<Service, Argument>(
+        _ type: Service.Type = Service.self, name: String? = nil, argument _: Argument.Type,
+        factory: @escaping @Sendable (Resolution, Argument) throws -> Service
+    ) {
+        let registration = Registration(scope: .unique, typeName: "\(type)", name: name) { resolution, argument in
+            guard let argument = argument as? Argument else {
+                throw RegistryError.wrongArgument(type: "\(type)", name: name, expected: "\(Argument.self)")
+            }
+            return try factory(resolution, argument)
+        }
+        registrations.withLock { $0[Key(type, name)] = registration }
+    }
+
+    public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service {
+        try Resolution(registry: self).resolve(type, name: name)
+    }
+
+    public func resolve<Service, Argument>(_ type: Service.Type = Service.self, name: String? = nil, argument: Argument) throws(RegistryError) -> Service {
+        try Resolution(registry: self).resolve(type, name: name, argument: argument)
+    }
+
+    /// The service, or nil if nothing is registered for it. Errors inside a
+    /// registered factory (a cycle, a missing dependency) are still thrown.
+    public func optional<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service? {
+        try Resolution(registry: self).optional(type, name: name)
+    }
+
+    public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
+        registrations.withLock { $0[Key(type, name)] != nil }
+    }
+
+    /// Drops every instance held by the cached scope; the next resolve makes
+    /// a new one. Other scopes are untouched.
+    public func resetCached() {
+        for registration in registrations.withLock({ Array($0.values) }) where registration.scope == .cached {
+            registration.store.withLock { $0 = nil }
+        }
+    }
+
+    func registration(for key: Key) -> Registration? {
+        registrations.withLock { $0[key] }
+    }
+
+    /// "Type" or "Type (name: x)", sorted, for error messages.
+    func registeredNames() -> [String] {
+        registrations.withLock { $0.values.map(\.displayName) }.sorted()
+    }
+}
+
+/// How long a resolved instance lives.
+public enum Scope: Sendable, Equatable {
+    /// One instance for the registry's lifetime (a singleton).
+    case application
+    /// Like application, until `resetCached()` drops it.
+    case cached
+    /// Held weakly: shared while someone else keeps it alive. For classes;
+    /// a value type cannot be held weakly and behaves as `.unique`.
+    case shared
+    /// One instance per top-level resolve: everything resolved while
+    /// building one object graph gets the same instance.
+    case graph
+    /// A new instance every time.
+    case unique
+}
+
+public enum RegistryError: Error, Equatable, CustomStringConvertible {
+    case notRegistered(type: String, name: String?, registered: [String])
+    case cycle([String])
+    case wrongArgument(type: String, name: String?, expected: String)
+    case factoryFailed(type: String, name: String?, message: String)
+
+    public var description: String {
+        switch self {
+        case let .notRegistered(type, name, registered):
+            let what = Registration.displayName(type, name)
+            return "nothing is registered for \(what); registered: " + (registered.isEmpty ? "nothing" : registered.joined(separator: ", "))
+        case let .cycle(chain):
+            return "circular dependency: " + chain.joined(separator: " -> ")
+        case let .wrongArgument(type, name, expected):
+            return "\(Registration.displayName(type, name)) needs an argument of type \(expected)"
+        case let .factoryFailed(type, name, message):
+            return "the factory for \(Registration.displayName(type, name)) failed: \(message)"
+        }
+    }
+}
+
+struct Key: Hashable, Sendable {
+    let type: ObjectIdentifier
+    let name: String?
+
+    init<T>(_ type: T.Type, _ name: String?) {
+        self.type = ObjectIdentifier(type)
+        self.name = name
+    }
+}
+
+final class Registration: Sendable {
+    let scope: Scope
+    let typeName: String
+    let name: String?
+    let make: @Sendable (Resolution, Any?) throws -> Any
+    /// The instance kept by application and cached scopes, or a weak box for shared.
+    let store = Mutex<Stored?>(nil)
+
+    init(scope: Scope, typeName: String, name: String?, make: @escaping @Sendable (Resolution, Any?) throws -> Any) {
+        self.scope = scope
+        self.typeName = typeName
+        self.name = name
+        self.make = make
+    }
+
+    var displayName: String { Self.displayName(typeName, name) }
+
+    static func displayName(_ type: String, _ name: String?) -> String {
+        name.map { "\(type) (name: \($0))" } ?? type
+    }
+}
+
+enum Stored: @unchecked Sendable {
+    case strong(Any)
+    case weak(WeakBox)
+}
+
+final class WeakBox: @unchecked Sendable {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}

@@ -1,0 +1,146 @@
+/* A complete plugin in plain C: the proof that the contract needs no Swift.
+ *
+ * The tests compile it with cc into a good plugin, and again with -D switches
+ * into a corpus of broken ones, each broken in exactly one way. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "widget_host/widget_host.h"
+
+#ifndef PLUGIN_ID
+#define PLUGIN_ID "org.example.hello"
+#endif
+#ifndef PLUGIN_NAME
+#define PLUGIN_NAME "Hello"
+#endif
+#ifndef DESCRIPTOR_NAME
+#define DESCRIPTOR_NAME PLUGIN_NAME
+#endif
+#ifndef ABI_MAJOR
+#define ABI_MAJOR 1
+#endif
+#ifndef ABI_MINOR
+#define ABI_MINOR 0
+#endif
+#ifndef REQUIRED_SERVICE
+#define REQUIRED_SERVICE "widget-host.log/1"
+#endif
+#ifndef STRUCT_SIZE
+#define STRUCT_SIZE sizeof(wh_plugin_descriptor)
+#endif
+#ifndef ENTRY_NAME
+#define ENTRY_NAME widget_host_entry
+#endif
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+WH_MANIFEST("{"
+    "\"abi\": \"" STR(ABI_MAJOR) "." STR(ABI_MINOR) "\","
+    "\"id\": \"" PLUGIN_ID "\","
+    "\"name\": \"" PLUGIN_NAME "\","
+    "\"version\": \"1.0.0\","
+    "\"vendor\": \"Example\","
+    "\"description\": \"Says hello, in C.\","
+    "\"screens\": ["
+        "{\"id\": \"main\", \"title\": \"Hello\", \"actions\": [\"wave\", \"rename\"]},"
+        "{\"id\": \"about\", \"title\": \"About\"}"
+    "],"
+    "\"services\": {\"required\": [\"" REQUIRED_SERVICE "\"], \"optional\": []},"
+    "\"topics\": {\"publish\": [], \"subscribe\": [\"hello.*\"]}"
+"}")
+
+struct wh_plugin {
+    const wh_host *host;
+    const wh_log_v1 *log;
+    int waves;
+    char name[64];
+};
+
+static wh_plugin *create(const wh_host *host) {
+    wh_plugin *plugin = calloc(1, sizeof *plugin);
+    if (!plugin) return NULL;
+    plugin->host = host;
+    plugin->log = host->get_service(host, WH_SERVICE_LOG);
+    strcpy(plugin->name, "world");
+    return plugin;
+}
+
+static int32_t emit(const wh_output *out, const char *text) {
+    return out->write(out, text, strlen(text));
+}
+
+static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
+    (void)params;
+#ifdef CRASH_IN_RENDER
+    *(volatile int *)0 = 1;
+#endif
+#ifdef HANG_IN_RENDER
+    for (;;) {}
+#endif
+    char text[160];
+    if (strcmp(screen, "main") == 0) {
+        snprintf(text, sizeof text,
+                 "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"Hello, %s! Waves: %d\"}}", plugin->name, plugin->waves);
+    } else if (strcmp(screen, "about") == 0) {
+        snprintf(text, sizeof text, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"A plugin written in C\"}}");
+    } else {
+        return WH_UNKNOWN_SCREEN;
+    }
+    return emit(out, text) == 0 ? WH_OK : WH_FAILED;
+}
+
+static int32_t handle_action(wh_plugin *plugin, const char *action, const char *value) {
+    if (strcmp(action, "wave") == 0) {
+        plugin->waves++;
+        if (plugin->log) plugin->log->log(plugin->host, WH_LOG_INFO, "waved");
+        return WH_OK;
+    }
+    if (strcmp(action, "rename") == 0) {
+        if (!value || !*value || strlen(value) >= sizeof plugin->name || strchr(value, '"') || strchr(value, '\\'))
+            return WH_INVALID_VALUE;
+        strcpy(plugin->name, value);
+        return WH_OK;
+    }
+    return WH_UNKNOWN_ACTION;
+}
+
+static void on_event(wh_plugin *plugin, const char *topic, const char *payload) {
+    (void)topic; (void)payload;
+    plugin->waves = 0;
+}
+
+static void destroy(wh_plugin *plugin) { free(plugin); }
+
+static const wh_screen screens[] = {
+    {"main", "Hello"},
+    {"about", "About"},
+};
+
+static const wh_plugin_descriptor descriptor = {
+    .abi_major = ABI_MAJOR,
+    .abi_minor = ABI_MINOR,
+    .struct_size = STRUCT_SIZE,
+    .screen_count = 2,
+    .id = PLUGIN_ID,
+    .name = DESCRIPTOR_NAME,
+    .version = "1.0.0",
+    .vendor = "Example",
+    .description = "Says hello, in C.",
+    .screens = screens,
+    .create = create,
+    .render = render,
+    .handle_action = handle_action,
+    .on_event = on_event,
+    .destroy = destroy,
+};
+
+WH_EXPORT const wh_plugin_descriptor *ENTRY_NAME(void) {
+#ifdef CRASH_IN_ENTRY
+    *(volatile int *)0 = 1;
+#endif
+#ifdef NULL_ENTRY
+    return NULL;
+#endif
+    return &descriptor;
+}
