@@ -29,8 +29,10 @@ let package = Package(
     targets: [
         // The C contract every plugin implements; headers only, plus layout checks.
         .target(name: "PluginABI", path: "Sources/PluginABI"),
+        // System calls Swift's Glibc lacks or that must run in a signal handler.
+        .target(name: "HostShim", path: "Sources/HostShim"),
         // The host's logic, as a library so that tests can import it.
-        .target(name: "WidgetHostKit", dependencies: ["PluginABI"], path: "Sources/WidgetHostKit"),
+        .target(name: "WidgetHostKit", dependencies: ["PluginABI", "HostShim"], path: "Sources/WidgetHostKit"),
         .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI"], path: "Tests/WidgetHostTests"),
     ] + widgets.flatMap(widget)

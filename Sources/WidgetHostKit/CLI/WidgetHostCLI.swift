@@ -30,12 +30,26 @@ public struct WidgetHostCLI: Sendable {
                     log: HostLog(environment: environment))
     }
 
-    static let commands: [Command] = [ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command]
+    /// The runtime with `--config`, `--set` and `--now` applied.
+    func runtime(_ arguments: Arguments) throws -> HostRuntime {
+        let explicit = arguments.value("--config")
+        var config = try HostConfig.load(path: explicit ?? HostConfig.defaultPath(environment), required: explicit != nil)
+        for assignment in arguments.values("--set") { try config.set(assignment) }
+        var start: Int64?
+        if let now = arguments.value("--now") {
+            guard let milliseconds = ISO8601.milliseconds(from: now) else {
+                throw UsageError("--now takes an ISO 8601 time with an offset, such as 2026-05-01T09:30:00Z; got '\(now)'")
+            }
+            start = milliseconds
+        }
+        return makeRuntime(config: config, clock: HostClock(startingAt: start))
+    }
+
+    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command]
 
     public func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
-            console.out(overview)
-            return 0
+            return runHome()
         }
         switch first {
         case "-h", "--help", "help":
@@ -69,6 +83,16 @@ public struct WidgetHostCLI: Sendable {
             return try command.run(self, try command.spec.parse(rest))
         } catch let error as UsageError {
             return usageError(error.description, help: "widget-host \(command.name) --help")
+        } catch {
+            console.error("\(error)")
+            return 1
+        }
+    }
+
+    /// `widget-host` alone: the home screen listing the widgets.
+    private func runHome() -> Int32 {
+        do {
+            return try LaunchCommand.launch(self, Arguments(), target: nil)
         } catch {
             console.error("\(error)")
             return 1

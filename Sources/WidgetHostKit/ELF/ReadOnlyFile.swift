@@ -63,7 +63,9 @@ enum FileError: Error, Equatable, CustomStringConvertible {
 }
 
 /// What a path is, in words a person would use.
-enum FileKind: String, Sendable {
+enum FileKind: String, Sendable, CustomStringConvertible {
+    var description: String { rawValue }
+
     case regular = "regular file", directory, fifo = "FIFO", socket, characterDevice = "character device"
     case blockDevice = "block device", symlink = "symbolic link", unknown
 

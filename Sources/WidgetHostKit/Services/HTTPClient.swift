@@ -98,10 +98,11 @@ public final class HTTPClient: Sendable {
             if let error {
                 switch error.code {
                 case .timedOut: throw .timeout(timeout)
-                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .networkConnectionLost
-                    where status == 0:
+                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
                     throw .unreachable(error.localizedDescription)
-                case .unsupportedURL, .badURL: throw .badURL(error.failureURLString ?? "")
+                case .networkConnectionLost where status == 0:
+                    throw .unreachable(error.localizedDescription)
+                case .unsupportedURL, .badURL: throw .badURL(error.failingURL?.absoluteString ?? "")
                 default: throw .failed("the connection failed: \(error.localizedDescription)")
                 }
             }

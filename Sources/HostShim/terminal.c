@@ -1,0 +1,74 @@
+#include "host_shim.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+static struct termios saved;
+static volatile sig_atomic_t saved_fd = -1;
+
+int wh_shim_terminal_width(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
+
+static const char leave[] = "\033[?25h\033[?1049l";
+
+void wh_shim_terminal_restore(void) {
+    int fd = saved_fd;
+    if (fd < 0) return;
+    saved_fd = -1;
+    tcsetattr(fd, TCSAFLUSH, &saved);
+    /* write() is async-signal-safe; the result does not matter here. */
+    ssize_t ignored = write(fd, leave, sizeof leave - 1);
+    (void)ignored;
+}
+
+static void on_signal(int signal_number) {
+    wh_shim_terminal_restore();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigaction(signal_number, &action, NULL);
+    raise(signal_number);
+}
+
+static void on_exit_restore(void) { wh_shim_terminal_restore(); }
+
+int wh_shim_terminal_enter_raw(int fd) {
+    struct termios raw;
+    if (tcgetattr(fd, &saved) != 0) return -1;
+    raw = saved;
+    raw.c_iflag &= ~(unsigned)(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
+    raw.c_oflag &= ~(unsigned)OPOST;
+    raw.c_cflag |= CS8;
+    raw.c_lflag &= ~(unsigned)(ECHO | ICANON | IEXTEN | ISIG);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    if (tcsetattr(fd, TCSAFLUSH, &raw) != 0) return -1;
+    saved_fd = fd;
+
+    static int installed = 0;
+    if (!installed) {
+        installed = 1;
+        atexit(on_exit_restore);
+        const int signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+        for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+            struct sigaction action;
+            memset(&action, 0, sizeof action);
+            action.sa_handler = on_signal;
+            sigemptyset(&action.sa_mask);
+            action.sa_flags = SA_RESETHAND;
+            sigaction(signals[i], &action, NULL);
+        }
+    }
+    static const char enter[] = "\033[?1049h\033[?25l";
+    ssize_t ignored = write(fd, enter, sizeof enter - 1);
+    (void)ignored;
+    return 0;
+}

@@ -1,0 +1,110 @@
+import Glibc
+
+/// `widget-host launch ID`: renders a widget, interactively on a terminal,
+/// or once (for scripts, with `--actions` run first). `widget-host` with no
+/// arguments opens the home screen, which lists the widgets.
+enum LaunchCommand {
+    static let command = Command(
+        name: "launch",
+        summary: "show a widget: interactive on a terminal, rendered once otherwise",
+        usage: "widget-host launch ID|NAME [--screen NAME] [--once] [--format text|json] [--actions LIST] [--now ISO8601] [--set PLUGIN.KEY=VALUE]... [--config FILE] [--plugin-dir DIR]...",
+        help: [("ID|NAME", "the widget: a full id or the last part of one (crypto)"),
+               ("--screen NAME", "open this screen instead of the first"),
+               ("--once", "render once and exit, even on a terminal"),
+               ("--format text|json", "text for people (default), JSON for scripts"),
+               ("--actions LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
+               ("--wait SECONDS", "how long to wait for a loading widget before rendering (default 15)"),
+               ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z")] + LaunchCommand.runtimeHelp
+            + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once"]),
+                           options: CommonOptions.searchOptions.union(["--screen", "--format", "--actions", "--wait"]).union(runtimeOptions),
+                           maxPositionals: 1),
+        run: { cli, arguments in
+            guard let name = arguments.positionals.first else { throw UsageError("launch needs a widget id or name") }
+            return try launch(cli, arguments, target: NavigationTarget(plugin: name, screen: arguments.value("--screen")))
+        }
+    )
+
+    static let runtimeHelp = [("--config FILE", "read the configuration from FILE (default $XDG_CONFIG_HOME/widget-host/config.json)"),
+                              ("--set PLUGIN.KEY=VALUE", "override one configuration key (repeatable)")]
+    static let runtimeOptions: Set<String> = ["--config", "--set", "--now"]
+
+    /// `target` nil opens the home screen.
+    static func launch(_ cli: WidgetHostCLI, _ arguments: Arguments, target: NavigationTarget?) throws -> Int32 {
+        let format = try ScreenFormat(rawValue: arguments.value("--format") ?? "text").orThrow(UsageError("--format takes text or json"))
+        let wait = try seconds(arguments.value("--wait"), default: 15)
+        let actions = try parseActions(arguments.value("--actions"))
+        let runtime = try cli.runtime(arguments)
+        let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
+        report.warnings.forEach { cli.console.error("warning: \($0)") }
+        let session = WidgetSession(runtime: runtime, plugins: report.plugins)
+
+        if let target {
+            do { try session.open(target) } catch {
+                let names = session.manifests.flatMap { [$0.id.value, $0.id.shortName] }
+                let hint = Suggestions.closest(to: target.plugin, among: names, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" } ?? ""
+                cli.console.error("\(error)\(hint)")
+                return 1
+            }
+        }
+        let interactive = !arguments.has("--once") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
+        if interactive {
+            return InteractiveLoop(session: session, environment: cli.environment, home: target == nil).run()
+        }
+        guard target != nil else {
+            cli.console.out(HomeScreen.text(session.manifests, renderer: renderer(cli)))
+            return 0
+        }
+        var failed = false
+        for (action, value) in actions {
+            do {
+                try session.perform(action, value: value)
+            } catch {
+                cli.console.error("\(error)")
+                failed = true
+            }
+            settle(session, seconds: wait)
+        }
+        settle(session, seconds: wait)
+        guard let screen = session.render() else { return 1 }
+        cli.console.out(format.present(screen, stack: session.navigator.stack, renderer: renderer(cli)))
+        return failed ? 1 : 0
+    }
+
+    static func renderer(_ cli: WidgetHostCLI) -> TerminalRenderer {
+        TerminalRenderer(width: Terminal.width(environment: cli.environment), color: Terminal.color(environment: cli.environment))
+    }
+
+    /// Waits, up to a limit, while the widget shows that it is loading.
+    static func settle(_ session: WidgetSession, seconds: Double) {
+        let deadline = Clock.now + seconds
+        session.settleEvents()
+        while let screen = session.render(), screen.isLoading, Clock.now < deadline {
+            session.wakeup.wait(seconds: min(0.25, deadline - Clock.now))
+            session.settleEvents()
+        }
+    }
+
+    /// `retrieve,update=250.00` into (action, value) pairs.
+    static func parseActions(_ text: String?) throws(UsageError) -> [(String, String?)] {
+        guard let text else { return [] }
+        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> (String, String?) in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard !parts[0].isEmpty else { throw UsageError("--actions has an empty action in '\(text)'") }
+            return (String(parts[0]), parts.count == 2 ? String(parts[1]) : nil)
+        }
+    }
+
+    static func seconds(_ text: String?, default value: Double) throws(UsageError) -> Double {
+        guard let text else { return value }
+        guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else { throw UsageError("expected a number of seconds, not '\(text)'") }
+        return seconds
+    }
+}
+
+extension Optional {
+    func orThrow<E: Error>(_ error: E) throws(E) -> Wrapped {
+        guard let value = self else { throw error }
+        return value
+    }
+}

@@ -1,0 +1,21 @@
+/// The home screen: the loaded widgets, like the "More" menu of the
+/// original app. Choosing one opens its first screen.
+enum HomeScreen {
+    static let title = "Widgets"
+
+    static func view(_ manifests: [Manifest]) -> ViewNode {
+        guard !manifests.isEmpty else {
+            return .stack(axis: .vertical, children: [
+                .text("No widgets found", style: .headline, color: .primary),
+                .text("Put plugin .so files in a directory on the search path; see widget-host --help.", style: .caption, color: .secondary),
+            ])
+        }
+        return .stack(axis: .vertical, children: [
+            .list(action: "open", rows: manifests.map { .init(id: $0.id.value, title: $0.name, detail: $0.description, badge: nil) }),
+        ])
+    }
+
+    static func text(_ manifests: [Manifest], renderer: TerminalRenderer) -> String {
+        renderer.render(view(manifests), title: title, footer: "Open one with: widget-host launch NAME")
+    }
+}

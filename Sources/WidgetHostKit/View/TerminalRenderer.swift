@@ -1,0 +1,144 @@
+/// Draws a screen for a terminal: a box sized to the terminal, with every
+/// action numbered in on-screen order. Widths are display columns, so wide
+/// and combining characters line up; colour is used only when asked for.
+public struct TerminalRenderer {
+    public var width: Int
+    public var color: Bool
+
+    public static let minimumWidth = 24
+
+    public init(width: Int, color: Bool) {
+        self.width = max(width, Self.minimumWidth)
+        self.color = color
+    }
+
+    public func render(_ view: ViewNode, title: String, footer: String? = nil) -> String {
+        var numbering = Numbering()
+        let inner = width - 4
+        let body = lines(view, width: inner, numbering: &numbering)
+        return box(title: title, body: body, footer: footer)
+    }
+
+    /// The panel shown instead of a screen that could not be rendered.
+    public func errorPanel(plugin: String, screen: String, reason: String, footer: String? = nil) -> String {
+        let inner = width - 4
+        var body = DisplayWidth.wrap("\(plugin) could not render '\(screen)'", columns: inner).map { Line($0, .negative, bold: true) }
+        body += DisplayWidth.wrap(reason, columns: inner).map { Line($0, .secondary) }
+        return box(title: "Error", body: body, footer: footer)
+    }
+
+    struct Line {
+        var text: String
+        var color: ViewNode.SemanticColor
+        var bold = false
+        var dim = false
+        var italic = false
+
+        init(_ text: String, _ color: ViewNode.SemanticColor = .primary, bold: Bool = false, dim: Bool = false, italic: Bool = false) {
+            self.text = text
+            self.color = color
+            self.bold = bold
+            self.dim = dim
+            self.italic = italic
+        }
+    }
+
+    private struct Numbering {
+        var next = 1
+        mutating func label() -> String {
+            defer { next += 1 }
+            return next <= 9 ? "[\(next)]" : "[ ]"
+        }
+    }
+
+    private func lines(_ node: ViewNode, width: Int, numbering: inout Numbering) -> [Line] {
+        switch node {
+        case let .stack(.vertical, children):
+            return children.flatMap { lines($0, width: width, numbering: &numbering) }
+        case let .stack(.horizontal, children):
+            let parts = children.map { lines($0, width: width, numbering: &numbering) }
+            let joined = parts.map { $0.map(\.text).joined(separator: " ") }.joined(separator: "  ")
+            if DisplayWidth.of(joined) <= width, parts.allSatisfy({ $0.count <= 1 }) {
+                return [Line(joined, parts.first?.first?.color ?? .primary)]
+            }
+            return parts.flatMap { $0 }
+        case let .section(header, children):
+            var result = [Line(""), Line(DisplayWidth.prefix(header.uppercased(), fitting: width), .secondary, bold: true)]
+            result += children.flatMap { lines($0, width: width, numbering: &numbering) }
+            return result
+        case let .text(text, style, color):
+            return DisplayWidth.wrap(text, columns: width).map {
+                Line($0, style == .caption ? .secondary : color, bold: style == .title || style == .headline,
+                     dim: style == .caption, italic: style == .emphasis)
+            }
+        case let .button(title, _, _):
+            return DisplayWidth.wrap("\(numbering.label()) \(title)", columns: width).map { Line($0, bold: true) }
+        case let .field(label, _, placeholder, value, _):
+            let shown = value.isEmpty ? placeholder : value
+            let prefix = "\(numbering.label()) " + (label.map { "\($0): " } ?? "")
+            return DisplayWidth.wrap(prefix + "[" + shown + "]", columns: width).map { Line($0, value.isEmpty ? .secondary : .primary) }
+        case let .list(action, rows):
+            let labels = rows.map { _ in action == nil ? "•" : numbering.label() }
+            let titleWidth = rows.map { DisplayWidth.of($0.title) }.max() ?? 0
+            return zip(labels, rows).flatMap { label, row -> [Line] in
+                var text = "\(label) \(row.title)"
+                if let detail = row.detail {
+                    text += String(repeating: " ", count: titleWidth - DisplayWidth.of(row.title)) + "  " + detail
+                }
+                if let badge = row.badge { text += "  (\(badge))" }
+                return DisplayWidth.wrap(text, columns: width).map { Line($0) }
+            }
+        case .divider:
+            return [Line(String(repeating: "─", count: width), .secondary)]
+        case .spacer:
+            return [Line("")]
+        case let .badge(text, color):
+            return [Line(DisplayWidth.prefix("(\(text))", fitting: width), color, bold: true)]
+        case let .image(alt, _):
+            return DisplayWidth.wrap("[image: \(alt)]", columns: width).map { Line($0, .secondary) }
+        case let .progress(label, fraction):
+            let text: String
+            if let fraction {
+                let cells = max(min(width - 8, 20), 4)
+                let filled = Int((fraction * Double(cells)).rounded())
+                text = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: cells - filled) + "] \(Int((fraction * 100).rounded()))%"
+            } else {
+                text = "…"
+            }
+            return DisplayWidth.wrap(label.map { "\($0) \(text)" } ?? text, columns: width).map { Line($0, .secondary) }
+        case let .link(title, _):
+            return DisplayWidth.wrap("\(numbering.label()) \(title) →", columns: width).map { Line($0, bold: true) }
+        case let .unknown(kind):
+            return DisplayWidth.wrap("[unsupported view: \(kind)]", columns: width).map { Line($0, .warning) }
+        }
+    }
+
+    private func box(title: String, body: [Line], footer: String?) -> String {
+        let inner = width - 4
+        let heading = DisplayWidth.prefix(" \(title) ", fitting: width - 4)
+        var out = "┌─" + heading + String(repeating: "─", count: width - 3 - DisplayWidth.of(heading)) + "┐\n"
+        for line in body {
+            let padding = String(repeating: " ", count: max(inner - DisplayWidth.of(line.text), 0))
+            out += "│ " + styled(line) + padding + " │\n"
+        }
+        out += "└" + String(repeating: "─", count: width - 2) + "┘\n"
+        if let footer { out += DisplayWidth.wrap(footer, columns: width).joined(separator: "\n") + "\n" }
+        return out
+    }
+
+    private func styled(_ line: Line) -> String {
+        guard color, !line.text.isEmpty else { return line.text }
+        var codes: [String] = []
+        if line.bold { codes.append("1") }
+        if line.dim { codes.append("2") }
+        if line.italic { codes.append("3") }
+        switch line.color {
+        case .primary: break
+        case .secondary: codes.append("90")
+        case .positive: codes.append("32")
+        case .negative: codes.append("31")
+        case .warning: codes.append("33")
+        }
+        return codes.isEmpty ? line.text : "\u{1B}[" + codes.joined(separator: ";") + "m" + line.text + "\u{1B}[0m"
+    }
+}

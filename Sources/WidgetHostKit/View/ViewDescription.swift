@@ -1,0 +1,81 @@
+/// Parses and validates the view description a plugin renders.
+public enum ViewDescription {
+    public static let version = 1
+    public static let maxBytes = 1 << 20
+    public static let maxDepth = 32
+    public static let maxNodes = 10_000
+
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(Invalid) -> ViewNode {
+        guard bytes.count <= maxBytes else { throw Invalid(description: "the view description is \(bytes.count) bytes, over the limit of \(maxBytes)") }
+        let json: JSONValue
+        do {
+            // Each node is an object holding an array of children: two JSON levels per view level.
+            json = try JSONParser.parse(bytes, maxDepth: maxDepth * 2 + 4)
+        } catch {
+            if error.message.hasPrefix("nested deeper") { throw Invalid(description: "the view is nested deeper than \(maxDepth) levels") }
+            throw Invalid(description: "the view description is not valid JSON: \(error)")
+        }
+        guard json.isObject else { throw Invalid(description: "the view description must be a JSON object") }
+        guard case let .number(version)? = json["view"], Int(version) == Self.version else {
+            throw Invalid(description: "the view description must say \"view\": \(Self.version)")
+        }
+        guard let root = json["root"], root.isObject else { throw Invalid(description: "the view description has no \"root\" node") }
+        var budget = maxNodes
+        return try node(root, depth: 1, budget: &budget)
+    }
+
+    private static func node(_ json: JSONValue, depth: Int, budget: inout Int) throws(Invalid) -> ViewNode {
+        guard depth <= maxDepth else { throw Invalid(description: "the view is nested deeper than \(maxDepth) levels") }
+        budget -= 1
+        guard budget >= 0 else { throw Invalid(description: "the view has more than \(maxNodes) nodes") }
+        guard json.isObject, let kind = json["kind"]?.string else { return .unknown(kind: "(a node without a kind)") }
+        func text(_ key: String) -> String? { json[key]?.string }
+        func children() throws(Invalid) -> [ViewNode] {
+            var nodes: [ViewNode] = []
+            for child in json["children"]?.array ?? [] { nodes.append(try node(child, depth: depth + 1, budget: &budget)) }
+            return nodes
+        }
+        func color() -> ViewNode.SemanticColor { text("color").flatMap(ViewNode.SemanticColor.init) ?? .primary }
+        switch kind {
+        case "vstack": return .stack(axis: .vertical, children: try children())
+        case "hstack": return .stack(axis: .horizontal, children: try children())
+        case "section": return .section(header: text("header") ?? "", children: try children())
+        case "text":
+            return .text(text("text") ?? "", style: text("style").flatMap(ViewNode.TextStyle.init) ?? .body, color: color())
+        case "button":
+            guard let action = text("action") else { return .unknown(kind: "button without an action") }
+            return .button(title: text("title") ?? action, action: action, value: text("value"))
+        case "field":
+            guard let action = text("action") else { return .unknown(kind: "field without an action") }
+            return .field(label: text("label"), action: action, placeholder: text("placeholder") ?? "", value: text("value") ?? "",
+                          input: text("input").flatMap(ViewNode.FieldInput.init) ?? .text)
+        case "list":
+            let rows = (json["rows"]?.array ?? []).compactMap { row -> ViewNode.ListRow? in
+                guard let id = row["id"]?.string else { return nil }
+                return ViewNode.ListRow(id: id, title: row["title"]?.string ?? id, detail: row["detail"]?.string, badge: row["badge"]?.string)
+            }
+            budget -= rows.count
+            guard budget >= 0 else { throw Invalid(description: "the view has more than \(maxNodes) nodes") }
+            return .list(action: text("action"), rows: rows)
+        case "divider": return .divider
+        case "spacer": return .spacer
+        case "badge": return .badge(text("text") ?? "", color: color())
+        case "image": return .image(alt: text("alt") ?? "image", url: text("url"))
+        case "progress":
+            let fraction = json["value"].flatMap { value -> Double? in
+                guard case let .number(literal) = value else { return nil }
+                return Double(literal).map { min(max($0, 0), 1) }
+            }
+            return .progress(label: text("label"), fraction: fraction)
+        case "link":
+            guard let target = text("target") else { return .unknown(kind: "link without a target") }
+            return .link(title: text("title") ?? target, target: target)
+        default:
+            return .unknown(kind: kind)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// The view tree back as JSON: what `--format json` prints, for scripts and
+/// tests. It is the validated tree, so unknown kinds appear as "unknown".
+extension ViewNode {
+    public var json: JSONValue {
+        switch self {
+        case let .stack(axis, children):
+            ["kind": .string(axis == .vertical ? "vstack" : "hstack"), "children": .array(children.map(\.json))]
+        case let .section(header, children):
+            ["kind": "section", "header": .string(header), "children": .array(children.map(\.json))]
+        case let .text(text, style, color):
+            ["kind": "text", "text": .string(text), "style": .string(style.rawValue), "color": .string(color.rawValue)]
+        case let .button(title, action, value):
+            ["kind": "button", "title": .string(title), "action": .string(action), "value": .optional(value)]
+        case let .field(label, action, placeholder, value, input):
+            ["kind": "field", "label": .optional(label), "action": .string(action), "placeholder": .string(placeholder),
+             "value": .string(value), "input": .string(input.rawValue)]
+        case let .list(action, rows):
+            ["kind": "list", "action": .optional(action), "rows": .array(rows.map {
+                ["id": .string($0.id), "title": .string($0.title), "detail": .optional($0.detail), "badge": .optional($0.badge)]
+            })]
+        case .divider: ["kind": "divider"]
+        case .spacer: ["kind": "spacer"]
+        case let .badge(text, color): ["kind": "badge", "text": .string(text), "color": .string(color.rawValue)]
+        case let .image(alt, url): ["kind": "image", "alt": .string(alt), "url": .optional(url)]
+        case let .progress(label, fraction):
+            ["kind": "progress", "label": .optional(label), "value": fraction.map { .number(String($0)) } ?? .null]
+        case let .link(title, target): ["kind": "link", "title": .string(title), "target": .string(target)]
+        case let .unknown(kind): ["kind": "unknown", "unknownKind": .string(kind)]
+        }
+    }
+}
