@@ -33,7 +33,12 @@ let package = Package(
         .target(name: "HostShim", path: "Sources/HostShim"),
         // The host's logic, as a library so that tests can import it.
         .target(name: "WidgetHostKit", dependencies: ["PluginABI", "HostShim"], path: "Sources/WidgetHostKit"),
+        // The Swift SDK for plugin authors. Each plugin compiles these sources
+        // into its own module (Plugins/*/Widget/PluginKit links here), so no
+        // Swift module is ever shared between images; this target exists so
+        // that tests can exercise the SDK directly.
+        .target(name: "PluginKit", dependencies: ["PluginABI"], path: "Sources/PluginKit"),
         .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI"], path: "Tests/WidgetHostTests"),
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/WidgetHostTests"),
     ] + widgets.flatMap(widget)
 )

@@ -69,11 +69,20 @@ private struct Descriptor: @unchecked Sendable {
 /// What the host's opaque `wh_plugin *` points at.
 private final class Instance {
     let widget: any Widget
-    init(widget: any Widget) { self.widget = widget }
+    let mainQueue: MainQueue
 
+    init(widget: any Widget, mainQueue: MainQueue) {
+        self.widget = widget
+        self.mainQueue = mainQueue
+    }
+
+    /// The instance, with its background completions run first (we are on
+    /// the host's thread now, as every call into a plugin is).
     static func from(_ plugin: OpaquePointer?) -> Instance? {
         guard let plugin else { return nil }
-        return Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(plugin)).takeUnretainedValue()
+        let instance = Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(plugin)).takeUnretainedValue()
+        instance.mainQueue.drain()
+        return instance
     }
 }
 
@@ -82,9 +91,10 @@ private final class Instance {
 
 private func createInstance(_ host: UnsafePointer<wh_host>?) -> OpaquePointer? {
     guard let host, let factory = exported.withLock({ $0.factory }) else { return nil }
-    let context = Host(raw: host)
+    let mainQueue = MainQueue()
+    let context = Host(raw: host, mainQueue: mainQueue)
     do {
-        let instance = Instance(widget: try factory(context))
+        let instance = Instance(widget: try factory(context), mainQueue: mainQueue)
         return OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
     } catch {
         context.log(.error, "create failed: \(error)")

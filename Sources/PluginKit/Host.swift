@@ -1,19 +1,48 @@
+import Dispatch
 import PluginABI
+import Synchronization
 
 /// The host as a widget sees it: typed clients for the C service tables.
+/// A service the manifest did not declare is simply absent (nil, false).
 public struct Host: @unchecked Sendable {
     // The host guarantees the pointer outlives the instance (plugin.h).
     let raw: UnsafePointer<wh_host>
+    let mainQueue: MainQueue
 
-    init(raw: UnsafePointer<wh_host>) { self.raw = raw }
+    init(raw: UnsafePointer<wh_host>, mainQueue: MainQueue) {
+        self.raw = raw
+        self.mainQueue = mainQueue
+    }
 
     /// The table of a service, or nil when the host lacks it or the manifest
     /// did not declare it.
     public func service<Table>(_ id: String, as _: Table.Type) -> UnsafePointer<Table>? {
-        guard let getService = raw.pointee.get_service,
-              let table = getService(raw, id) else { return nil }
+        guard let getService = raw.pointee.get_service, let table = getService(raw, id) else { return nil }
         return table.assumingMemoryBound(to: Table.self)
     }
+
+    // MARK: Rendering and threads
+
+    /// Asks the host to render again soon; safe from any thread.
+    public func requestRender() {
+        raw.pointee.request_render?(raw)
+    }
+
+    /// Runs `work` on a background thread, then `completion` on the host's
+    /// thread just before the widget's next call (which the host makes soon,
+    /// because this asks for a render). The widget's state is therefore only
+    /// ever touched on the host's thread, and needs no lock.
+    public func background<T: Sendable>(_ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void) {
+        let queue = mainQueue
+        nonisolated(unsafe) let completion = completion
+        DispatchQueue.global().async {
+            let result = work()
+            queue.enqueue { completion(result) }
+            self.requestRender()
+        }
+    }
+
+    // MARK: Log
 
     public enum LogLevel: Int32 { case debug = 0, info, warning, error }
 
@@ -22,8 +51,157 @@ public struct Host: @unchecked Sendable {
         table.pointee.log(raw, level.rawValue, message)
     }
 
-    /// Asks the host to render again soon; safe from any thread.
-    public func requestRender() {
-        raw.pointee.request_render?(raw)
+    // MARK: Clock
+
+    /// Milliseconds since 1970 by the host's clock (which `--now` may set),
+    /// or nil without the clock service.
+    public var nowMilliseconds: Int64? {
+        service(WH_SERVICE_CLOCK, as: wh_clock_v1.self).map { $0.pointee.now_ms(raw) }
+    }
+
+    // MARK: Config
+
+    /// The widget's whole configuration section (an empty object if none).
+    public var configuration: JSONValue {
+        guard let table = service(WH_SERVICE_CONFIG, as: wh_config_v1.self) else { return .object([]) }
+        let sink = Sink()
+        guard sink.withOutput({ table.pointee.get(raw, nil, $0) }) == 1, let value = try? JSONParser.parse(sink.bytes) else {
+            return .object([])
+        }
+        return value
+    }
+
+    // MARK: Store
+
+    /// The value of `key` in the shared container, nil if it has none, or
+    /// the store's status code if reading failed.
+    public func storeGet(_ key: String) -> Result<[UInt8]?, StoreFailure> {
+        guard let table = service(WH_SERVICE_STORE, as: wh_store_v1.self) else { return .failure(.unavailable) }
+        let sink = Sink()
+        let status = sink.withOutput { table.pointee.get(raw, key, $0) }
+        switch Int(status) {
+        case Int(WH_STORE_FOUND): return .success(sink.bytes)
+        case Int(WH_STORE_MISSING): return .success(nil)
+        case Int(WH_STORE_BAD_KEY): return .failure(.badKey)
+        default: return .failure(.io)
+        }
+    }
+
+    @discardableResult
+    public func storePut(_ key: String, _ bytes: [UInt8]) -> Result<Void, StoreFailure> {
+        guard let table = service(WH_SERVICE_STORE, as: wh_store_v1.self) else { return .failure(.unavailable) }
+        let status = bytes.withUnsafeBytes { raw in
+            table.pointee.put(self.raw, key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), UInt64(raw.count))
+        }
+        switch Int(status) {
+        case 0: return .success(())
+        case Int(WH_STORE_BAD_KEY): return .failure(.badKey)
+        default: return .failure(.io)
+        }
+    }
+
+    public enum StoreFailure: Error, Equatable { case unavailable, badKey, io }
+
+    // MARK: HTTP
+
+    public struct HTTPResponse: Sendable, Equatable {
+        public let status: Int
+        public let body: [UInt8]
+    }
+
+    public enum HTTPFailure: Error, Equatable, CustomStringConvertible {
+        case unavailable, badURL, unreachable, timeout, tooLarge, failed
+
+        public var description: String {
+            switch self {
+            case .unavailable: "no network access (the http service is not granted)"
+            case .badURL: "bad URL"
+            case .unreachable: "network unreachable"
+            case .timeout: "timed out"
+            case .tooLarge: "response too large"
+            case .failed: "connection failed"
+            }
+        }
+    }
+
+    /// GETs `url`, blocking this thread: call it inside `background`.
+    public func get(_ url: String, timeoutMilliseconds: UInt32 = 0, maxBytes: UInt64 = 0) -> Result<HTTPResponse, HTTPFailure> {
+        guard let table = service(WH_SERVICE_HTTP, as: wh_http_v1.self) else { return .failure(.unavailable) }
+        let sink = Sink()
+        let status = sink.withOutput { table.pointee.get(raw, url, timeoutMilliseconds, maxBytes, $0) }
+        switch Int(status) {
+        case 100...599: return .success(HTTPResponse(status: Int(status), body: sink.bytes))
+        case Int(WH_HTTP_BAD_URL): return .failure(.badURL)
+        case Int(WH_HTTP_UNREACHABLE): return .failure(.unreachable)
+        case Int(WH_HTTP_TIMEOUT): return .failure(.timeout)
+        case Int(WH_HTTP_TOO_LARGE): return .failure(.tooLarge)
+        default: return .failure(.failed)
+        }
+    }
+
+    // MARK: Bus and navigation
+
+    /// Publishes an event; false if the host refused it (undeclared topic,
+    /// invalid payload) or has no bus for this widget.
+    @discardableResult
+    public func publish(_ topic: String, _ payload: JSONValue = .object([])) -> Bool {
+        guard let table = service(WH_SERVICE_BUS, as: wh_bus_v1.self) else { return false }
+        return table.pointee.publish(raw, topic, payload.serialized) == 0
+    }
+
+    /// Subscribes to a pattern; events arrive in `Widget.receive`.
+    @discardableResult
+    public func subscribe(_ pattern: String) -> Bool {
+        guard let table = service(WH_SERVICE_BUS, as: wh_bus_v1.self) else { return false }
+        return table.pointee.subscribe(raw, pattern) > 0
+    }
+
+    /// Opens a screen: `widget://PLUGIN/SCREEN?key=value`.
+    @discardableResult
+    public func push(_ link: String) -> Bool {
+        guard let table = service(WH_SERVICE_NAVIGATOR, as: wh_navigator_v1.self) else { return false }
+        return table.pointee.push(raw, link) == 0
+    }
+
+    @discardableResult
+    public func pop() -> Bool {
+        guard let table = service(WH_SERVICE_NAVIGATOR, as: wh_navigator_v1.self) else { return false }
+        return table.pointee.pop(raw) == 0
+    }
+}
+
+/// Work waiting for the host's thread; run at the start of each host call.
+final class MainQueue: Sendable {
+    private let pending = Mutex<[@Sendable () -> Void]>([])
+
+    func enqueue(_ work: @escaping () -> Void) {
+        nonisolated(unsafe) let work = work
+        pending.withLock { $0.append { work() } }
+    }
+
+    func drain() {
+        while true {
+            let batch = pending.withLock { queue in
+                defer { queue.removeAll() }
+                return queue
+            }
+            if batch.isEmpty { return }
+            batch.forEach { $0() }
+        }
+    }
+}
+
+/// A `wh_output` the plugin owns, for services that return bytes.
+final class Sink {
+    private(set) var bytes: [UInt8] = []
+
+    func withOutput<R>(_ body: (UnsafePointer<wh_output>) -> R) -> R {
+        var output = wh_output(host_data: Unmanaged.passUnretained(self).toOpaque(), write: { output, data, count in
+            guard let output, let context = output.pointee.host_data else { return -1 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            if let data, count > 0 { sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: Int(count))) }
+            return 0
+        })
+        return withUnsafePointer(to: &output) { body($0) }
     }
 }

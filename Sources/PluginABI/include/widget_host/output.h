@@ -1,8 +1,10 @@
-/* widget_host/output.h: a byte sink the host hands to the plugin.
+/* widget_host/output.h: a byte sink one side hands to the other.
  *
- * The host owns the sink and everything written to it; the plugin only calls
- * write(). This keeps allocation on one side of the boundary: no buffer ever
- * has to be freed by the side that did not allocate it.
+ * The side that makes the sink owns it and everything written to it; the
+ * other side only calls write(). The host hands one to render() for the view
+ * description; a plugin hands one to services that return data (config,
+ * store, http). This keeps allocation on one side of the boundary: no buffer
+ * ever has to be freed by the side that did not allocate it.
  */
 #ifndef WIDGET_HOST_OUTPUT_H
 #define WIDGET_HOST_OUTPUT_H
@@ -10,7 +12,8 @@
 #include <stdint.h>
 
 typedef struct wh_output {
-    /* Opaque to the plugin. */
+    /* The owner's context; opaque to the side that calls write(). (The name
+     * is historical: when a plugin makes the sink, this is the plugin's.) */
     void *host_data;
 
     /* Appends len bytes from data. The host copies them before returning, so
@@ -18,7 +21,7 @@ typedef struct wh_output {
      * Returns 0 on success, or -1 if the host refuses more output (the total
      * passed its size limit); the plugin should then stop writing.
      * Thread: only the thread that received this sink, and only until the call
-     * that received it returns. */
+     * that received it returns. Returns -1 from the owner mean "stop". */
     int32_t (*write)(const struct wh_output *output, const char *data, uint64_t len);
 } wh_output;
 
