@@ -25,6 +25,7 @@ let package = Package(
     name: "WidgetHost",
     products: [
         .executable(name: "widget-host", targets: ["Host"]),
+        .executable(name: "widget-host-bench", targets: ["Bench"]),
     ] + widgets.map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         // The C contract every plugin implements; headers only, plus layout checks.
@@ -39,6 +40,8 @@ let package = Package(
         // that tests can exercise the SDK directly.
         .target(name: "PluginKit", dependencies: ["PluginABI"], path: "Sources/PluginKit"),
         .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
+        // The benchmark: every hot path against its floor or a peer.
+        .executableTarget(name: "Bench", dependencies: ["WidgetHostKit", "PluginKit", "PluginABI"], path: "Sources/Bench"),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/WidgetHostTests"),
     ] + widgets.flatMap(widget)
 )

@@ -59,6 +59,11 @@ public struct Host: @unchecked Sendable {
         service(WH_SERVICE_CLOCK, as: wh_clock_v1.self).map { $0.pointee.now_ms(raw) }
     }
 
+    /// Asks to be rendered again when the host's clock reaches `milliseconds`.
+    public func wake(atMilliseconds milliseconds: Int64) {
+        _ = service(WH_SERVICE_CLOCK, as: wh_clock_v1.self)?.pointee.wake_at(raw, milliseconds)
+    }
+
     // MARK: Config
 
     /// The widget's whole configuration section (an empty object if none).

@@ -3,6 +3,10 @@
 #ifndef WIDGET_HOST_SHIM_H
 #define WIDGET_HOST_SHIM_H
 
+/* pipe2(fds, O_CLOEXEC): a pipe whose ends no concurrently spawned child
+ * can inherit. Returns 0, or -1 with errno set. */
+int wh_shim_pipe_cloexec(int fds[2]);
+
 /* The terminal's width in columns, or 0 if fd is not a terminal. */
 int wh_shim_terminal_width(int fd);
 

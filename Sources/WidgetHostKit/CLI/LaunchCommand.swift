@@ -14,9 +14,10 @@ enum LaunchCommand {
                ("--format text|json", "text for people (default), JSON for scripts"),
                ("--actions LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
                ("--wait SECONDS", "how long to wait for a loading widget before rendering (default 15)"),
+               ("--trace-events", "print every bus event on stderr as a line of JSON, as it is published"),
                ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z")] + LaunchCommand.runtimeHelp
             + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once"]),
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events"]),
                            options: CommonOptions.searchOptions.union(["--screen", "--format", "--actions", "--wait"]).union(runtimeOptions),
                            maxPositionals: 1),
         run: { cli, arguments in
@@ -38,6 +39,13 @@ enum LaunchCommand {
         let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
         report.warnings.forEach { cli.console.error("warning: \($0)") }
         let session = WidgetSession(runtime: runtime, plugins: report.plugins)
+        if arguments.has("--trace-events") {
+            let console = cli.console
+            _ = try runtime.bus.subscribe("#") { event in
+                let line: JSONValue = ["topic": .string(event.topic), "payload": (try? JSONParser.parse(event.payload)) ?? .string(event.payload)]
+                console.err("event " + line.serialized + "\n")
+            }
+        }
 
         if let target {
             do { try session.open(target) } catch {
@@ -49,6 +57,10 @@ enum LaunchCommand {
         }
         let interactive = !arguments.has("--once") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
         if interactive {
+            // Another process's writes to the shared container reach the widgets as store.changed.
+            let watcher = StoreWatcher(store: runtime.store, bus: runtime.bus)
+            watcher.start()
+            defer { watcher.stop() }
             return InteractiveLoop(session: session, environment: cli.environment, home: target == nil).run()
         }
         guard target != nil else {

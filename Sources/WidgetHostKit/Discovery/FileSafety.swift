@@ -12,17 +12,45 @@ struct FileSafety {
     private let user = geteuid()
     private var verdicts: [String: String?] = [:]
 
-    /// Why `path` is unsafe to load, or nil if it is safe.
+    /// Why `path` is unsafe to load, or nil if it is safe. Both the path as
+    /// given and the file it resolves to are checked: a symlink in a
+    /// directory others can write could be re-pointed after the check.
     mutating func problem(with path: String) -> String? {
         guard let real = realpath(path, nil) else { return "cannot resolve \(path): \(String(cString: strerror(errno)))" }
         let resolved = String(cString: real)
         free(real)
         if let problem = check(resolved, isDirectory: false) { return problem }
-        var directory = resolved
-        while let slash = directory.lastIndex(of: "/") {
-            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+        let given = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+        if given != resolved, let problem = checkLink(given) { return problem }
+        for directory in Self.ancestors(of: resolved) + (given == resolved ? [] : Self.ancestors(of: given)) {
             if let problem = checkDirectory(directory) { return problem }
-            if directory == "/" { break }
+        }
+        return nil
+    }
+
+    /// Every directory above `path`, nearest first, ending with "/".
+    static func ancestors(of path: String) -> [String] {
+        var result: [String] = []
+        var directory = path
+        while let slash = directory.lastIndex(of: "/"), directory != "/" {
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+            result.append(directory)
+        }
+        return result
+    }
+
+    private func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    /// A symlink's own owner matters (its mode never does: links are 0777).
+    private func checkLink(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        if status.st_uid != user && status.st_uid != 0 {
+            return "symbolic link \(path) is owned by \(userName(status.st_uid)), not by you or root"
         }
         return nil
     }

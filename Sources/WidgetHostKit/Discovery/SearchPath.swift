@@ -10,6 +10,12 @@ public struct SearchPath: Equatable, Sendable {
         /// Named by the user, so a missing directory deserves a warning;
         /// the defaults usually do not exist and are skipped quietly.
         public let explicit: Bool
+
+        public init(path: String, origin: String, explicit: Bool) {
+            self.path = path
+            self.origin = origin
+            self.explicit = explicit
+        }
     }
 
     public let directories: [Directory]
@@ -31,8 +37,16 @@ public struct SearchPath: Equatable, Sendable {
         if let executableDirectory {
             directories.append(Directory(path: executableDirectory, origin: "executable directory", explicit: false))
         }
+        // The same directory reached twice (a symlink such as .build/debug)
+        // would list its plugins twice, the second copy shadowed by the first.
         var seen = Set<String>()
-        return SearchPath(directories: directories.filter { seen.insert($0.path).inserted })
+        return SearchPath(directories: directories.filter { seen.insert(canonical($0.path)).inserted })
+    }
+
+    private static func canonical(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 }
 

@@ -26,17 +26,18 @@ struct ELFImage {
         guard header.count >= 4, header[0] == 0x7F, header[1] == 0x45, header[2] == 0x4C, header[3] == 0x46 else {
             throw .notELF
         }
-        guard header.count >= 20 else { throw .truncated("the ELF header") }
+        guard header.count >= 20 else { throw .truncated("the ELF header runs past the end") }
         let littleEndian = header[5] == 1
         guard header[5] == 1 || header[5] == 2 else { throw .corrupt("unknown byte order \(header[5])") }
         let machine = Bytes(header, littleEndian: littleEndian).u16(18)
         guard header[4] == 2, littleEndian == HostMachine.littleEndian, machine == HostMachine.elfMachine else {
             throw .foreignMachine(ELFMachine.name(machine), bits: header[4] == 1 ? 32 : 64)
         }
-        guard header.count == 64 else { throw .truncated("the ELF header") }
+        guard header.count == 64 else { throw .truncated("the ELF header runs past the end") }
         let elf = Bytes(header, littleEndian: true)
         guard elf.u16(16) == 3 else { throw .notSharedObject(type: elf.u16(16)) }
 
+        try Self.checkSegmentsFit(elf, file: file)
         let sectionTableOffset = elf.u64(0x28)
         let entrySize = Int(elf.u16(0x3A))
         let count = Int(elf.u16(0x3C))
@@ -45,6 +46,9 @@ struct ELFImage {
         guard entrySize == 64 else { throw .corrupt("section header size \(entrySize), expected 64") }
         guard count <= Self.maxSectionHeaders, namesIndex < count else {
             throw .corrupt("section name table index \(namesIndex) of \(count) sections")
+        }
+        guard sectionTableOffset < file.size else {
+            throw .corrupt("the section header table's offset \(sectionTableOffset) lies outside the \(file.size)-byte file")
         }
         let table = try Self.read(file, offset: sectionTableOffset, count: count * entrySize, what: "the section header table")
         let sections = (0..<count).map { Section(Bytes(table, littleEndian: true), at: $0 * entrySize) }
@@ -58,6 +62,23 @@ struct ELFImage {
             manifest = nil
         }
         exportsEntry = try Self.exports(symbol: Array(entrySymbol.utf8), sections: sections, file: file)
+    }
+
+    /// A file cut short is told apart from a corrupt offset by its program
+    /// headers: the loadable segments say how long the file must be.
+    private static func checkSegmentsFit(_ elf: Bytes, file: borrowing ReadOnlyFile) throws(ELFError) {
+        let offset = elf.u64(0x20), entrySize = Int(elf.u16(0x36)), count = Int(elf.u16(0x38))
+        guard count > 0 else { return }
+        guard entrySize == 56 else { throw .corrupt("program header size \(entrySize), expected 56") }
+        let table = try read(file, offset: offset, count: count * entrySize, what: "the program header table")
+        let headers = Bytes(table, littleEndian: true)
+        var needed: UInt64 = 0
+        for start in stride(from: 0, to: table.count, by: entrySize) where headers.u32(start) == 1 {   // PT_LOAD
+            let (end, overflow) = headers.u64(start + 8).addingReportingOverflow(headers.u64(start + 32))
+            guard !overflow else { throw .corrupt("a loadable segment's size overflows") }
+            needed = max(needed, end)
+        }
+        if needed > file.size { throw .truncated("its segments need \(needed) bytes but the file has \(file.size)") }
     }
 
     private static func exports(symbol: [UInt8], sections: [Section], file: borrowing ReadOnlyFile) throws(ELFError) -> Bool {
@@ -77,7 +98,7 @@ struct ELFImage {
 
     private static func read(_ file: borrowing ReadOnlyFile, offset: UInt64, count: Int, what: String = "the ELF header") throws(ELFError) -> [UInt8] {
         do { return try file.read(offset: offset, count: count) } catch {
-            if case .outOfBounds = error { throw .truncated(what) }
+            if case .outOfBounds = error { throw .truncated("\(what) runs past the end") }
             throw .file(error)
         }
     }
@@ -151,7 +172,7 @@ enum ELFError: Error, Equatable, CustomStringConvertible {
         case let .file(error): error.description
         case .empty: "empty file"
         case .notELF: "not an ELF file"
-        case let .truncated(what): "truncated ELF file: \(what) runs past the end"
+        case let .truncated(what): "truncated ELF file: \(what)"
         case let .foreignMachine(machine, bits):
             "built for another machine: \(bits)-bit \(machine), this host is 64-bit \(ELFMachine.name(HostMachine.elfMachine))"
         case let .notSharedObject(type): "not a shared library (ELF type \(type))"

@@ -96,7 +96,9 @@ public struct JSONParser {
         var runStart = index
         func flush(_ parser: JSONParser, upTo end: Int) throws(JSONError) -> String.UnicodeScalarView {
             guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
-                throw parser.error("invalid UTF-8 in a string")
+                var failing = parser
+                failing.index = JSONParser.firstInvalidUTF8(in: parser.bytes, from: runStart, to: end)
+                throw failing.error("invalid UTF-8 in a string")
             }
             return run.unicodeScalars
         }
@@ -117,6 +119,20 @@ public struct JSONParser {
             index += 1
         }
         throw error("unterminated string")
+    }
+
+    /// Where the first invalid UTF-8 sequence starts in bytes[start..<end].
+    private static func firstInvalidUTF8(in bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        var iterator = bytes[start..<end].makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = start
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(encoded): offset += encoded.count
+            case .error: return offset
+            case .emptyInput: return end
+            }
+        }
     }
 
     private mutating func escape() throws(JSONError) -> Unicode.Scalar {

@@ -35,6 +35,9 @@ public final class LoadedPlugin: @unchecked Sendable {
     /// The fields this host knows, copied out of the plugin's descriptor.
     let descriptor: wh_plugin_descriptor
 
+    /// The descriptor as the plugin gave it, for measuring the bare ABI call.
+    public var rawDescriptor: wh_plugin_descriptor { descriptor }
+
     init(path: String, manifest: Manifest, descriptor: wh_plugin_descriptor) {
         self.path = path
         self.manifest = manifest

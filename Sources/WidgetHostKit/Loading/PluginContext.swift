@@ -1,3 +1,4 @@
+import Dispatch
 import PluginABI
 import Synchronization
 
@@ -62,6 +63,14 @@ public final class PluginContext: @unchecked Sendable {
 
     private func wakeUp() {
         wake.withLock { $0 }?()
+    }
+
+    /// Wakes the instance when the host's clock reaches `milliseconds`.
+    func wake(atMilliseconds milliseconds: Int64) {
+        let delay = max(0, milliseconds - runtime.clock.nowMilliseconds)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max))))) { [weak self] in
+            self?.wakeUp()
+        }
     }
 
     func service(_ id: String) -> UnsafeRawPointer? {

@@ -7,6 +7,9 @@ public final class PluginInstance {
     public let context: PluginContext
     private let handle: OpaquePointer
 
+    /// The plugin's own pointer for this instance, for measuring the bare ABI call.
+    public var rawHandle: OpaquePointer { handle }
+
     /// The most a single render may write.
     public static let maxRenderBytes = 4 << 20
 

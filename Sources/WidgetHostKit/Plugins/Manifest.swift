@@ -64,10 +64,11 @@ extension Manifest {
             return Screen(id: id, title: try screen.string("title", required: false).nonEmpty ?? id,
                           actions: try screen.strings("actions"))
         }
-        requiredServices = try Fields(json: json["services"] ?? .object([]), context: "services").strings("required")
-        optionalServices = try Fields(json: json["services"] ?? .object([]), context: "services").strings("optional")
-        publishes = try Fields(json: json["topics"] ?? .object([]), context: "topics").strings("publish")
-        subscribes = try Fields(json: json["topics"] ?? .object([]), context: "topics").strings("subscribe")
+        let services = try fields.object("services"), topics = try fields.object("topics")
+        requiredServices = try services.strings("required")
+        optionalServices = try services.strings("optional")
+        publishes = try topics.strings("publish")
+        subscribes = try topics.strings("subscribe")
         self.json = json
     }
 }
@@ -89,6 +90,13 @@ private struct Fields {
         default:
             throw ManifestError("\(context) field \"\(key)\" must be a string")
         }
+    }
+
+    /// A nested object's fields; an absent one is empty.
+    func object(_ key: String) throws(ManifestError) -> Fields {
+        guard let value = json[key], value != .null else { return Fields(json: .object([]), context: key) }
+        guard value.isObject else { throw ManifestError("\(context) field \"\(key)\" must be an object") }
+        return Fields(json: value, context: key)
     }
 
     func strings(_ key: String) throws(ManifestError) -> [String] {
@@ -114,7 +122,8 @@ public struct ABIVersion: Equatable, Sendable, CustomStringConvertible {
 
     init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let major = UInt32(parts[0]), let minor = UInt32(parts[1]) else { return nil }
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              let major = UInt32(parts[0]), let minor = UInt32(parts[1]) else { return nil }
         self.init(major: major, minor: minor)
     }
 
@@ -182,12 +191,33 @@ enum ScreenID {
 enum SemanticVersion {
     /// MAJOR.MINOR.PATCH with optional -prerelease and +build, as semver.org has it.
     static func isValid(_ text: String) -> Bool {
-        let core = text.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let release = core.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let (withoutBuild, build) = split(Substring(text), at: "+")
+        let (release, prerelease) = split(withoutBuild, at: "-")
         let numbers = release.split(separator: ".", omittingEmptySubsequences: false)
-        return numbers.count == 3 && numbers.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && (part == "0" || part.first != "0")
-        } && !text.hasSuffix("-") && !text.hasSuffix("+")
+        return numbers.count == 3 && numbers.allSatisfy(isNumeric)
+            && (prerelease.map { identifiers($0, numericMayLeadWithZero: false) } ?? true)
+            && (build.map { identifiers($0, numericMayLeadWithZero: true) } ?? true)
+    }
+
+    private static func split(_ text: Substring, at separator: Character) -> (Substring, Substring?) {
+        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
+        return (text[..<index], text[text.index(after: index)...])
+    }
+
+    /// A number without a leading zero.
+    private static func isNumeric(_ part: Substring) -> Bool {
+        !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } && (part == "0" || part.first != "0")
+    }
+
+    /// Dot-separated, non-empty identifiers of [0-9A-Za-z-].
+    private static func identifiers(_ text: Substring, numericMayLeadWithZero: Bool) -> Bool {
+        text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            guard !part.isEmpty, part.utf8.allSatisfy({ byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
+            }) else { return false }
+            let numeric = part.utf8.allSatisfy { (48...57).contains($0) }
+            return !numeric || numericMayLeadWithZero || isNumeric(part)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import HostShim
 
 /// Runs a program to completion with a deadline, collecting its output.
 ///
@@ -38,14 +39,12 @@ public struct ChildProcess {
 
     public static func run(_ arguments: [String], timeout: Double, environment: [String: String]? = nil) throws(SystemError) -> Result {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0 else { throw SystemError(code: errno) }
-        guard pipe(&errPipe) == 0 else {
+        guard wh_shim_pipe_cloexec(&outPipe) == 0 else { throw SystemError(code: errno) }
+        guard wh_shim_pipe_cloexec(&errPipe) == 0 else {
             let code = errno
             close(outPipe[0]); close(outPipe[1])
             throw SystemError(code: code)
         }
-        // The child sees only its dup2'd copies, not the pipes themselves.
-        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,8 +54,15 @@ public struct ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // The child starts clean: its own process group, no signal blocked
+        // (test runners and the interactive loop block some), all defaults.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }

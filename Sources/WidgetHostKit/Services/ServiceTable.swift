@@ -10,7 +10,7 @@ public struct ServiceTable: @unchecked Sendable {
 
     static let all: [ServiceTable] = [
         ServiceTable(id: WH_SERVICE_LOG, pointer: table(wh_log_v1(log: ServiceCalls.log))),
-        ServiceTable(id: WH_SERVICE_CLOCK, pointer: table(wh_clock_v1(now_ms: ServiceCalls.now))),
+        ServiceTable(id: WH_SERVICE_CLOCK, pointer: table(wh_clock_v1(now_ms: ServiceCalls.now, wake_at: ServiceCalls.wakeAt))),
         ServiceTable(id: WH_SERVICE_CONFIG, pointer: table(wh_config_v1(get: ServiceCalls.config))),
         ServiceTable(id: WH_SERVICE_STORE, pointer: table(wh_store_v1(
             get: ServiceCalls.storeGet, put: ServiceCalls.storePut, remove: ServiceCalls.storeRemove))),
@@ -41,6 +41,11 @@ enum ServiceCalls {
     static let now: @convention(c) (UnsafePointer<wh_host>?) -> Int64 = { host in
         guard let context = PluginContext.from(host) else { return 0 }
         return context.runtime.clock.nowMilliseconds
+    }
+
+    static let wakeAt: @convention(c) (UnsafePointer<wh_host>?, Int64) -> Int32 = { host, at in
+        PluginContext.from(host)?.wake(atMilliseconds: at)
+        return 0
     }
 
     static let config: @convention(c) (UnsafePointer<wh_host>?, UnsafePointer<CChar>?, UnsafePointer<wh_output>?) -> Int32 = { host, key, out in

@@ -138,7 +138,7 @@ public struct SharedStore: Sendable {
         guard let names = try? Discovery.entries(in: directory) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let middle = name.dropFirst(prefix.count).dropLast(4)
-            guard let pid = middle.split(separator: ".").first.flatMap({ pid_t($0) }), pid != getpid() else { continue }
+            guard middle.split(separator: ".").count == 2, let pid = middle.split(separator: ".").first.flatMap({ pid_t($0) }), pid != getpid() else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink("\(directory)/\(name)") }
         }
     }

@@ -27,6 +27,15 @@ public struct Validator {
     /// The hidden command the child runs.
     public static let childCommand = "__validate-child"
 
+    /// What became of a plugin that never finished a check, in words.
+    static func fate(_ termination: ChildProcess.Termination) -> String {
+        switch termination {
+        case .signaled: "the plugin crashed: \(termination)"
+        case .timedOut: "the plugin hung: \(termination)"
+        case let .exited(code): "the plugin ended the process with exit status \(code)"
+        }
+    }
+
     public func validate(path: String) -> [CheckResult] {
         let candidate = discovery.inspect(path: path)
         if case let .rejected(reason) = candidate.status {
@@ -55,7 +64,7 @@ public struct Validator {
             }
         }
         if let inFlight {
-            results.append(CheckResult(name: inFlight, outcome: .fail, detail: "the plugin \(run.termination)"))
+            results.append(CheckResult(name: inFlight, outcome: .fail, detail: Self.fate(run.termination)))
         } else if run.termination != .exited(0) {
             results.append(CheckResult(name: "child process", outcome: .fail, detail: "the validator's child \(run.termination)"))
         }

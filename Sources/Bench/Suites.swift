@@ -1,0 +1,253 @@
+import Foundation
+import Glibc
+import PluginABI
+import PluginKit
+import WidgetHostKit
+
+/// How much work each measurement does: the full run for the README's
+/// table, or a quick smoke run for the tests.
+struct Effort {
+    let quick: Bool
+    var pluginCounts: [Int] { quick ? [10] : [10, 100, 1000] }
+    var samples: Int { quick ? 3 : 9 }
+    var children: Int { quick ? 2 : 7 }
+    var iterations: Int { quick ? 200 : 100_000 }
+}
+
+enum Bench {
+    static func runtime() -> HostRuntime {
+        HostRuntime(storeDirectory: NSTemporaryDirectory() + "widget-host-bench-store-\(getpid())", log: HostLog(threshold: .error))
+    }
+
+    static var productsDirectory: String {
+        (Children.readLink("/proc/self/exe") as NSString).deletingLastPathComponent
+    }
+}
+
+extension Children {
+    static func readLink(_ path: String) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+    }
+}
+
+/// 1. Discovery: listing N plugins, against dlopen + dlsym of the same files.
+func discoveryBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] {
+    var rows: [Measurement] = []
+    let discovery = Discovery(availableServices: Bench.runtime().serviceIDs)
+    let widgetHost = Bench.productsDirectory + "/widget-host"
+    let empty = farm.root + "/empty"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let listBase = try Measure.median(samples: effort.children) { try wallTime([widgetHost, "list", "--plugin-dir", empty]) }
+    for count in effort.pluginCounts {
+        let directory = try farm.plugins(count: count)
+        let path = SearchPath(directories: [.init(path: directory, origin: "bench", explicit: true)])
+        let report = discovery.scan(path)
+        guard report.usable.count == count else { throw BenchError("expected \(count) usable plugins, got \(report.usable.count)") }
+        let floor = try Measure.median(samples: effort.children) { try Children.run("__dlopen", [directory])[0] }
+        let warm = Measure.median(samples: effort.samples) {
+            let start = Measure.nanoseconds()
+            _ = discovery.scan(path)
+            return Double(Measure.nanoseconds() - start) / Double(count)
+        }
+        let cold = try Measure.median(samples: effort.children) {
+            (try wallTime([widgetHost, "list", "--plugin-dir", directory, "--json"]) - listBase) / Double(count)
+        }
+        rows.append(Measurement(group: "discovery", name: "warm listing, N=\(count)", value: warm, unit: "ns/plugin",
+                        baseline: ("dlopen+dlsym", floor), goal: 0.1))
+        rows.append(Measurement(group: "discovery", name: "cold listing (new process), N=\(count)", value: cold, unit: "ns/plugin",
+                        baseline: ("dlopen+dlsym", floor)))
+    }
+    return rows
+}
+
+/// 2. Load: dlopen plus the handshake, against a raw dlopen + dlsym.
+func loadBench(_ effort: Effort) throws -> [Measurement] {
+    try ["libCryptoPlugin.so", "libCheckoutPlugin.so", "libTripsPlugin.so"].map { file in
+        let path = Bench.productsDirectory + "/" + file
+        let load = try Measure.median(samples: effort.children) { try Children.run("__load", [path])[0] }
+        let raw = try Measure.median(samples: effort.children) { try Children.run("__load", [path, "raw"])[0] }
+        return Measurement(group: "load", name: "load + handshake, \(file)", value: load / 1000, unit: "µs",
+                   baseline: ("dlopen+dlsym", raw / 1000))
+    }
+}
+
+/// 3. The C-ABI call path, against direct Swift calls; and the view
+/// description's encoding and decoding.
+func callBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] {
+    let path = farm.root + "/noop.so"
+    try farm.compile("noop.c", to: path)
+    let runtime = Bench.runtime()
+    let candidate = Discovery(availableServices: runtime.serviceIDs).inspect(path: path)
+    guard let manifest = candidate.manifest else { throw BenchError("noop: \(candidate.status)") }
+    let plugin = try Loader.load(path: path, manifest: manifest, serviceIDs: runtime.serviceIDs)
+    let instance = try PluginInstance(plugin: plugin, runtime: runtime)
+
+    let n = effort.iterations
+    let render = Measure.perIteration(iterations: n, samples: effort.samples) { _ = try? instance.render(screen: "main") }
+    let directRender = Measure.perIteration(iterations: n, samples: effort.samples) { _ = DirectWidget.render() }
+    let action = Measure.perIteration(iterations: n, samples: effort.samples) { try? instance.handle(action: "tap", value: nil) }
+    let directAction = Measure.perIteration(iterations: n, samples: effort.samples) { DirectWidget.handle("tap", nil) }
+    // The bare crossing: one call through the descriptor's function pointer
+    // with C strings made once, against one non-inlined Swift call.
+    let handleAction = plugin.rawDescriptor.handle_action!
+    let handle = instance.rawHandle
+    let crossing = "tap".withCString { tap in
+        Measure.perIteration(iterations: n * 10, samples: effort.samples) { _ = handleAction(handle, tap, nil) }
+    }
+    let direct = "tap".withCString { tap in
+        Measure.perIteration(iterations: n * 10, samples: effort.samples) { _ = DirectWidget.cHandle(tap, nil) }
+    }
+
+    let screen = typicalScreen()
+    let bytes = Array(screen.utf8)
+    let encode = Measure.perIteration(iterations: n / 10, samples: effort.samples) { _ = typicalScreen() }
+    let decode = Measure.perIteration(iterations: n / 10, samples: effort.samples) { _ = try? ViewDescription.parse(bytes) }
+    let foundation = Measure.perIteration(iterations: n / 10, samples: effort.samples) {
+        _ = try? JSONSerialization.jsonObject(with: Data(bytes))
+    }
+    return [
+        Measurement(group: "abi", name: "render round trip (no-op plugin)", value: render, unit: "ns", baseline: ("direct Swift call", directRender)),
+        Measurement(group: "abi", name: "action round trip (no-op plugin)", value: action, unit: "ns", baseline: ("direct Swift call", directAction)),
+        Measurement(group: "abi", name: "bare C-ABI call", value: crossing, unit: "ns", baseline: ("direct Swift call", direct),
+            note: "overhead \((crossing - direct).figure) ns"),
+        Measurement(group: "abi", name: "encode a typical screen (PluginKit DSL)", value: encode, unit: "ns"),
+        Measurement(group: "abi", name: "decode + validate a typical screen", value: decode, unit: "ns",
+            baseline: ("Foundation JSONSerialization", foundation)),
+    ]
+}
+
+/// A Swift stand-in for the no-op plugin, called directly.
+enum DirectWidget {
+    static let view = Array(#"{"view":1,"root":{"kind":"text","text":"ok"}}"#.utf8)
+
+    @inline(never) static func render() -> [UInt8] { Array(view) }
+    @inline(never) static func handle(_ action: String, _ value: String?) { blackHole(action.utf8.count + (value?.utf8.count ?? 0)) }
+    @inline(never) static func cHandle(_ action: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
+        action == nil ? 1 : 0
+    }
+}
+
+@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// A screen like the crypto widget's: title, price, age, two buttons, a list.
+func typicalScreen() -> String {
+    VStack {
+        Text("Bitcoin").style(.title)
+        Text("$43,210.55").color(.positive)
+        Text("Updated 12 seconds ago").style(.caption)
+        HStack {
+            Button("Retrieve", action: "retrieve")
+            Link("See Exchanges", to: "widget://crypto/exchanges")
+        }
+        Section("Exchanges") {
+            List(action: "select", rows: [
+                PluginKit.Row(id: "coinbase", title: "Coinbase", detail: "$43,211.00", badge: "+0.01%"),
+                PluginKit.Row(id: "kraken", title: "Kraken", detail: "$43,205.10", badge: "-0.01%"),
+                PluginKit.Row(id: "binance", title: "Binance", detail: "$43,215.40", badge: "+0.02%"),
+            ])
+        }
+    }.screen
+}
+
+/// 4. The bus: publish to delivery, against NotificationCenter and a plain
+/// loop over closures doing the same work.
+func busBench(_ effort: Effort) throws -> [Measurement] {
+    var rows: [Measurement] = []
+    for subscribers in [1, 10, 100] {
+        let counter = Counter()
+        let bus = Bus()
+        for _ in 0..<subscribers { _ = try bus.subscribe("bench.tick") { _ in counter.increment() } }
+        let n = effort.iterations / max(subscribers / 10, 1)
+        let ours = Measure.perIteration(iterations: n, samples: effort.samples) { try? bus.publish("bench.tick", payload: "{}") }
+
+        let center = NotificationCenter()
+        let name = Notification.Name("bench.tick")
+        let observers = (0..<subscribers).map { _ in center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.increment() } }
+        let notificationCenter = Measure.perIteration(iterations: n, samples: effort.samples) { center.post(name: name, object: nil) }
+        observers.forEach(center.removeObserver)
+
+        let closures: [(BusEvent) -> Void] = (0..<subscribers).map { _ in { _ in counter.increment() } }
+        let event = BusEvent(topic: "bench.tick", payload: "{}")
+        let loop = Measure.perIteration(iterations: n, samples: effort.samples) { for closure in closures { closure(event) } }
+        blackHole(counter.value)
+
+        rows.append(Measurement(group: "bus", name: "publish→deliver, \(subscribers) subscriber\(subscribers == 1 ? "" : "s")", value: ours,
+                        unit: "ns", baseline: ("NotificationCenter", notificationCenter), goal: subscribers == 10 ? 0.1 : nil))
+        rows.append(Measurement(group: "bus", name: "  same, against a loop over closures", value: ours, unit: "ns",
+                        baseline: ("closure loop", loop), goal: subscribers == 10 ? 2 : nil))
+    }
+    return rows
+}
+
+final class Counter: @unchecked Sendable {
+    private(set) var value = 0
+    func increment() { value &+= 1 }
+}
+
+/// 5. The registry: a resolve in each scope, against a dictionary lookup.
+func registryBench(_ effort: Effort) throws -> [Measurement] {
+    final class Service: @unchecked Sendable {}
+    let registry = Registry()
+    let shared = Service()
+    let scopes: [(String, Scope)] = [("application", .application), ("cached", .cached), ("shared", .shared), ("graph", .graph), ("unique", .unique)]
+    for (name, scope) in scopes { registry.register(Service.self, name: name, scope: scope) { _ in Service() } }
+    let table: [ObjectIdentifier: Any] = [ObjectIdentifier(Service.self): shared]
+    let n = effort.iterations
+    let dictionary = Measure.perIteration(iterations: n, samples: effort.samples) {
+        blackHole(table[ObjectIdentifier(Service.self)] as! Service)
+    }
+    var keepAlive: Service?
+    return scopes.map { name, _ in
+        if name == "shared" { keepAlive = try? registry.resolve(Service.self, name: name) }
+        let resolve = Measure.perIteration(iterations: n, samples: effort.samples) {
+            blackHole(try? registry.resolve(Service.self, name: name))
+        }
+        blackHole(keepAlive)
+        return Measurement(group: "registry", name: "resolve, \(name) scope", value: resolve, unit: "ns",
+                   baseline: ("dictionary lookup", dictionary), goal: name == "cached" ? 2 : nil)
+    }
+}
+
+/// 7. Memory: resident memory after loading the three plugins.
+func memoryBench() throws -> [Measurement] {
+    let files = ["libCryptoPlugin.so", "libCheckoutPlugin.so", "libTripsPlugin.so"]
+    let figures = try Children.run("__rss", files.map { Bench.productsDirectory + "/" + $0 })
+    guard figures.count == files.count + 1 else { throw BenchError("__rss printed \(figures)") }
+    let mib = 1024.0 * 1024
+    var rows = [Measurement(group: "memory", name: "resident, host alone", value: figures[0] / mib, unit: "MiB")]
+    for (index, file) in files.enumerated() {
+        rows.append(Measurement(group: "memory", name: "  + \(file)", value: (figures[index + 1] - figures[index]) / mib, unit: "MiB"))
+    }
+    rows.append(Measurement(group: "memory", name: "resident, three plugins loaded", value: figures[files.count] / mib, unit: "MiB"))
+    return rows
+}
+
+/// 8. Start-up: whole commands, against /bin/true and a Swift hello world.
+func startupBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] {
+    let widgetHost = Bench.productsDirectory + "/widget-host"
+    let trueTime = try Measure.median(samples: effort.children * 2) { try wallTime(["/bin/true"]) }
+    var hello: Double?
+    let helloSource = farm.root + "/hello.swift", helloBinary = farm.root + "/hello-swift"
+    try "print(\"hello\")\n".write(toFile: helloSource, atomically: true, encoding: .utf8)
+    if (try? Children.runProcess(["/usr/bin/env", "swiftc", "-O", helloSource, "-o", helloBinary]))?.status == 0 {
+        hello = try Measure.median(samples: effort.children * 2) { try wallTime([helloBinary]) }
+    }
+    let list = try Measure.median(samples: effort.children * 2) { try wallTime([widgetHost, "list"]) }
+    let launch = try Measure.median(samples: effort.children * 2) { try wallTime([widgetHost, "launch", "checkout", "--once"]) }
+    let peer = hello.map { ("Swift hello world", $0 / 1e6) } ?? ("/bin/true", trueTime / 1e6)
+    return [
+        Measurement(group: "startup", name: "/bin/true", value: trueTime / 1e6, unit: "ms"),
+        Measurement(group: "startup", name: "Swift hello world", value: (hello ?? .nan) / 1e6, unit: "ms", note: hello == nil ? "swiftc not found" : nil),
+        Measurement(group: "startup", name: "widget-host list", value: list / 1e6, unit: "ms", baseline: peer),
+        Measurement(group: "startup", name: "widget-host launch checkout --once", value: launch / 1e6, unit: "ms", baseline: peer),
+    ]
+}
+
+/// Wall-clock nanoseconds of one run of a command, started with posix_spawn
+/// (Foundation's Process adds milliseconds of its own).
+func wallTime(_ arguments: [String]) throws -> Double {
+    let start = Measure.nanoseconds()
+    let result = try ChildProcess.run(arguments, timeout: 120)
+    guard result.termination == .exited(0) else { throw BenchError("\(arguments.joined(separator: " ")): \(result.termination)") }
+    return Double(Measure.nanoseconds() - start)
+}

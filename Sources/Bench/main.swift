@@ -1,0 +1,46 @@
+import Foundation
+import WidgetHostKit
+
+/// widget-host-bench: measures every hot path against its floor or a peer,
+/// side by side in one run, and prints each figure with its ratio.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let mode = arguments.first, Children.modes.contains(mode) {
+    exit(Children.main(mode, Array(arguments.dropFirst())))
+}
+if arguments.contains("-h") || arguments.contains("--help") {
+    print("""
+    widget-host-bench: measure the host's hot paths against their floors and peers.
+
+    Usage: widget-host-bench [--quick] [--json]
+
+    Options:
+      --quick   tiny sizes and few repetitions: a smoke test, not a measurement
+      --json    print the rows as JSON
+      -h, --help  show this help
+
+    Build it in release first: swift build -c release && .build/release/widget-host-bench
+    """)
+    exit(0)
+}
+if let unknown = arguments.first(where: { !["--quick", "--json"].contains($0) }) {
+    FileHandle.standardError.write(Data("widget-host-bench: unknown option \(unknown)\nTry 'widget-host-bench --help' for more.\n".utf8))
+    exit(2)
+}
+
+let effort = Effort(quick: arguments.contains("--quick"))
+do {
+    let farm = try PluginFarm()
+    defer { farm.remove() }
+    var rows: [Measurement] = []
+    rows += try discoveryBench(farm, effort)
+    rows += try loadBench(effort)
+    rows += try callBench(farm, effort)
+    rows += try busBench(effort)
+    rows += try registryBench(effort)
+    rows += try memoryBench()
+    rows += try startupBench(farm, effort)
+    print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
+} catch {
+    FileHandle.standardError.write(Data("widget-host-bench: \(error)\n".utf8))
+    exit(1)
+}
