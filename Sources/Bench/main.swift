@@ -7,6 +7,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if let mode = arguments.first, Children.modes.contains(mode) {
     exit(Children.main(mode, Array(arguments.dropFirst())))
 }
+if arguments.first == PingPong.mode {
+    exit(PingPong.serve(Array(arguments.dropFirst())))
+}
 if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
@@ -39,6 +42,7 @@ do {
     rows += try registryBench(effort)
     rows += try memoryBench()
     rows += try startupBench(farm, effort)
+    rows += try isolationBench(farm, effort)
     print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
 } catch {
     FileHandle.standardError.write(Data("widget-host-bench: \(error)\n".utf8))

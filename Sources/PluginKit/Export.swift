@@ -1,6 +1,5 @@
-import Foundation
+import Glibc
 import PluginABI
-import Synchronization
 
 /// Builds the plugin's C descriptor from its manifest, so a Swift plugin
 /// states its identity once. Call it from the plugin's entry point:
@@ -27,7 +26,7 @@ private struct ExportState {
     var factory: ((Host) throws -> any Widget)?
 }
 
-private let exported = Mutex(ExportState())
+private let exported = Locked(ExportState())
 
 /// The descriptor in C memory. It is built once and never freed: the host
 /// never unloads a plugin (plugin.h), so it lives as long as the image.
@@ -35,14 +34,14 @@ private struct Descriptor: @unchecked Sendable {
     let pointer: UnsafePointer<wh_plugin_descriptor>
 
     init?(manifest: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any],
-              let id = object["id"] as? String, let name = object["name"] as? String,
-              let version = object["version"] as? String,
-              let screenList = object["screens"] as? [[String: Any]] else { return nil }
+        guard let object = try? JSONParser.parse(manifest), let id = object["id"]?.string, let name = object["name"]?.string,
+              let version = object["version"]?.string, let screenList = object["screens"]?.array else { return nil }
         let screens = UnsafeMutablePointer<wh_screen>.allocate(capacity: max(screenList.count, 1))
         for (index, screen) in screenList.enumerated() {
-            guard let screenID = screen["id"] as? String else { return nil }
-            screens[index] = wh_screen(id: strdup(screenID), title: strdup(screen["title"] as? String ?? screenID))
+            guard let screenID = screen["id"]?.string else { return nil }
+            // The host treats an empty title as the id, so the descriptor must too.
+            let title = screen["title"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? screenID
+            screens[index] = wh_screen(id: strdup(screenID), title: strdup(title))
         }
         let descriptor = UnsafeMutablePointer<wh_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(to: wh_plugin_descriptor(
@@ -53,8 +52,8 @@ private struct Descriptor: @unchecked Sendable {
             id: strdup(id),
             name: strdup(name),
             version: strdup(version),
-            vendor: strdup(object["vendor"] as? String ?? ""),
-            description: strdup(object["description"] as? String ?? ""),
+            vendor: strdup(object["vendor"]?.string ?? ""),
+            description: strdup(object["description"]?.string ?? ""),
             screens: screens,
             create: createInstance,
             render: renderInstance,

@@ -1,6 +1,5 @@
-import Dispatch
+import Foundation
 import PluginABI
-import Synchronization
 
 /// The host as a widget sees it: typed clients for the C service tables.
 /// A service the manifest did not declare is simply absent (nil, false).
@@ -32,10 +31,14 @@ public struct Host: @unchecked Sendable {
     /// thread just before the widget's next call (which the host makes soon,
     /// because this asks for a render). The widget's state is therefore only
     /// ever touched on the host's thread, and needs no lock.
+    ///
+    /// Each job gets a thread of its own: jobs block (an HTTP GET waits on
+    /// the network), and on a small machine a shared pool would queue them
+    /// behind each other.
     public func background<T: Sendable>(_ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void) {
         let queue = mainQueue
         nonisolated(unsafe) let completion = completion
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             let result = work()
             queue.enqueue { completion(result) }
             self.requestRender()
@@ -177,7 +180,7 @@ public struct Host: @unchecked Sendable {
 
 /// Work waiting for the host's thread; run at the start of each host call.
 final class MainQueue: Sendable {
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let pending = Locked<[@Sendable () -> Void]>([])
 
     func enqueue(_ work: @escaping () -> Void) {
         nonisolated(unsafe) let work = work

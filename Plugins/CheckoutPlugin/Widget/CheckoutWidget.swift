@@ -5,24 +5,73 @@ public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
     exportWidget(CheckoutWidget.self, manifest: wh_manifest_json())
 }
 
-/// The buy-now-pay-later checkout widget. This first cut proves the plugin
-/// contract; the schedule arrives with the widget's own issue.
+/// The buy-now-pay-later checkout widget: a schedule of four instalments
+/// that follows the order total, in tokenless mode (an amount before any
+/// checkout) or token mode (a completed checkout the app stored).
 final class CheckoutWidget: Widget {
-    private var amount: String?
+    private let host: Host
+    private let events: CheckoutEvents
+    private var state: CheckoutState
+    /// The status scripts last heard about, so `checkout.changed` fires only
+    /// when it really changes.
+    private var announced: CheckoutStatus
 
-    init(host: Host) {}
+    init(host: Host) {
+        self.host = host
+        events = CheckoutEvents(host: host)
+        let configuration = host.configuration
+        for key in CheckoutConfiguration.unknownKeys(configuration) {
+            host.log(.warning, "ignoring unknown configuration key \"\(CheckoutText.clip(key))\"")
+        }
+        state = CheckoutState.start(configuration: configuration, nowMilliseconds: host.nowMilliseconds) { token, currency in
+            CheckoutOrder.load(token: token, currency: currency, from: host)
+        }
+        announced = state.status
+        // A widget that cannot work is a failure, as creating the original
+        // without a configuration was; anything else, even invalid, is ready.
+        switch state {
+        case let .unconfigured(issues): events.failure(issues[0])
+        case let .unavailable(_, issue) where issue.code.isInternalFailure: events.failure(issue)
+        default: events.ready(state.status)
+        }
+    }
 
     func render(screen: String, params: String) throws(WidgetError) -> String {
         guard screen == "checkout" else { throw .unknownScreen(screen) }
-        let line = amount.map { "Order total: \($0)" } ?? "No order total yet"
-        return #"{"view":1,"root":{"kind":"vstack","children":[{"kind":"text","text":"Checkout","style":"title"},{"kind":"text","text":"\#(line)"}]}}"#
+        return CheckoutView.screen(state, params: (try? JSONParser.parse(params)) ?? .object([]))
     }
 
+    /// `update` with the new order total, as the original's sendUpdate(amount:).
+    /// A bad amount is accepted as input and becomes an invalid status; only a
+    /// missing value, or a widget that cannot take amounts, is refused.
     func handle(action: String, value: String?) throws(WidgetError) {
         guard action == "update" else { throw .unknownAction(action) }
-        guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else {
-            throw .invalidValue("an amount such as 250.00")
+        guard let value else { throw .invalidValue("update needs the new order total, such as update=250.00") }
+        guard case let .active(checkout) = state else {
+            let reason = "update refused: the checkout cannot take an amount (\(state.status.json["errorCode"]?.string ?? "-"))"
+            host.log(.warning, reason)
+            throw .invalidValue(reason)
         }
-        amount = value
+        guard let now = host.nowMilliseconds else {
+            let issue = CheckoutIssue(.clockUnavailable, CheckoutText.clockUnavailable)
+            state = .unavailable(checkout.settings, issue)
+            events.failure(issue)
+            announce()
+            return
+        }
+        state = .active(checkout.updated(value, today: CalendarDate(milliseconds: now)))
+        announce()
     }
+
+    private func announce() {
+        let status = state.status
+        guard status != announced else { return }
+        announced = status
+        events.changed(status)
+    }
+}
+
+extension CheckoutErrorCode {
+    /// The host failed us, as opposed to input or configuration being wrong.
+    var isInternalFailure: Bool { self == .storeUnavailable || self == .clockUnavailable }
 }

@@ -1,16 +1,22 @@
 #include "widget_host/widget_host.h"
 
+/* "price" is the widget; "exchanges" and "exchange" are the screens it opens
+ * through the navigator. The network is optional so that a host without it
+ * (or a user who denies it) gets the "Price unavailable" state, not a plugin
+ * the host refuses to load; the same goes for navigation. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.crypto\","
     "\"name\": \"Crypto\","
-    "\"version\": \"0.1.0\","
+    "\"version\": \"0.2.0\","
     "\"vendor\": \"WidgetHost\","
     "\"description\": \"A live Bitcoin price and the exchanges that trade it.\","
     "\"screens\": ["
         "{\"id\": \"price\", \"title\": \"Bitcoin price\", \"actions\": [\"retrieve\", \"exchanges\"]},"
-        "{\"id\": \"exchanges\", \"title\": \"Exchanges\", \"actions\": []}"
+        "{\"id\": \"exchanges\", \"title\": \"Exchanges\", \"actions\": [\"refresh\", \"exchange\"]},"
+        "{\"id\": \"exchange\", \"title\": \"Exchange\", \"actions\": [\"refresh\"]}"
     "],"
-    "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": []},"
+    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\"],"
+                  " \"optional\": [\"widget-host.http/1\", \"widget-host.navigator/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": []}"
 "}")

@@ -5,33 +5,158 @@ public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
     exportWidget(CryptoWidget.self, manifest: wh_manifest_json())
 }
 
-/// The banking app's crypto widget. This first cut proves the plugin
-/// contract; prices and exchanges arrive with the widget's own issue.
+/// The banking app's crypto widget: a live Bitcoin price, and the exchanges
+/// that trade it with their spreads.
+///
+/// Each price is a feed (`FeedState`) the screens are bound to. Fetches run
+/// off the host's thread (`PriceFetcher`) and land on it at the start of the
+/// next call, which the fetcher asks the host to make; so the state needs no
+/// lock. A shown screen refreshes its feeds every `refreshSeconds`, counted
+/// from the end of the last attempt, and asks the clock to wake it then.
 final class CryptoWidget: Widget {
     private let host: Host
-    private var retrievals = 0
+    private let configuration: CryptoConfiguration?
+    private let fetcher: PriceFetcher?
+    private var feeds: [Feed: FeedState] = [:]
+    /// The wake-up already asked of the clock, so each is asked once.
+    private var wakeRequested: Int64?
+
+    private static let allExchanges = Exchange.allCases.map(Feed.exchange)
 
     init(host: Host) {
         self.host = host
+        let section = host.configuration
+        for key in CryptoConfiguration.unknownKeys(in: section) {
+            host.log(.warning, "ignoring unknown configuration key \"\(key)\"; the keys are \(CryptoConfiguration.knownKeys.joined(separator: ", "))")
+        }
+        switch CryptoConfiguration.read(section) {
+        case let .success(configuration):
+            self.configuration = configuration
+            fetcher = PriceFetcher(source: PriceSources.resolve(host, configuration), host: host)
+        case let .failure(error):
+            host.log(.error, error.reason)
+            configuration = nil
+            fetcher = nil
+            // No feed can work; each shows why instead of fetching.
+            for feed in [Feed.market] + Self.allExchanges { feeds[feed, default: FeedState()].failure = error }
+        }
+    }
+
+    deinit {
+        // The host frees its wh_host after destroy; no fetch may outlive it.
+        if let fetcher, let configuration, !fetcher.waitForAll(milliseconds: Int(configuration.timeoutMilliseconds) + 2000) {
+            host.log(.error, "a price fetch outlived its timeout at destroy")
+        }
     }
 
     func render(screen: String, params: String) throws(WidgetError) -> String {
+        collect()
+        let now = host.nowMilliseconds ?? 0
         switch screen {
         case "price":
-            let status = retrievals == 0 ? "Price not retrieved yet" : "Price unavailable: no price source yet"
-            return #"{"view":1,"root":{"kind":"vstack","children":[{"kind":"text","text":"Bitcoin","style":"title"},{"kind":"text","text":"\#(status)"},{"kind":"button","title":"Retrieve","action":"retrieve"},{"kind":"button","title":"See Exchanges","action":"exchanges"}]}}"#
+            refreshIfDue([.market], now: now)
+            return views(now).price().screen
         case "exchanges":
-            return #"{"view":1,"root":{"kind":"vstack","children":[{"kind":"text","text":"Exchanges","style":"title"},{"kind":"text","text":"Coinbase"},{"kind":"text","text":"Kraken"},{"kind":"text","text":"Binance"}]}}"#
+            refreshIfDue(Self.allExchanges, now: now)
+            return views(now).exchanges().screen
+        case "exchange":
+            let id = (try? JSONParser.parse(params))?["id"]?.string
+            guard let exchange = id.flatMap(Exchange.init(rawValue:)) else { return CryptoViews.unknownExchange(id).screen }
+            // The detail compares with the others, so all three stay fresh.
+            refreshIfDue(Self.allExchanges, now: now)
+            return views(now).exchange(exchange).screen
         default:
             throw .unknownScreen(screen)
         }
     }
 
     func handle(action: String, value: String?) throws(WidgetError) {
+        collect()
         switch action {
-        case "retrieve": retrievals += 1
-        case "exchanges": host.log(.info, "exchanges requested")
-        default: throw .unknownAction(action)
+        case "retrieve":
+            fetch([.market], awaited: true)
+        case "refresh":
+            // No value: the exchanges screen's button, for all of them.
+            if let value {
+                guard let exchange = Exchange(rawValue: value) else { throw .invalidValue("no exchange \"\(value)\"") }
+                fetch([.exchange(exchange)], awaited: true)
+            } else {
+                fetch(Self.allExchanges, awaited: true)
+            }
+        case "exchanges":
+            try navigate(to: CryptoViews.exchangesLink)
+        case "exchange":
+            guard let value, let exchange = Exchange(rawValue: value) else {
+                throw .invalidValue("choose an exchange: " + Exchange.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            try navigate(to: CryptoViews.exchangeLink(exchange))
+        default:
+            throw .unknownAction(action)
+        }
+    }
+
+    private func views(_ now: Int64) -> CryptoViews {
+        CryptoViews(feeds: feeds, configuration: configuration, now: now)
+    }
+
+    /// Navigation is a bus event (`nav.push`) that the host's navigator routes.
+    private func navigate(to link: String) throws(WidgetError) {
+        guard host.push(link) else {
+            host.log(.warning, "cannot open \(link): the host gave no navigator")
+            throw .failed("no navigator")
+        }
+    }
+
+    // MARK: Fetching
+
+    /// Applies the results that arrived since the last call.
+    private func collect() {
+        guard let fetcher else { return }
+        for delivery in fetcher.deliveries() {
+            let now = host.nowMilliseconds ?? 0
+            feeds[delivery.feed, default: FeedState()].settle(delivery.result, at: now)
+            let url = configuration?.endpoint(delivery.feed).url ?? "?"
+            switch delivery.result {
+            case let .success(price): host.log(.debug, "\(url): \(price)")
+            case let .failure(error): host.log(.warning, "price unavailable from \(url): \(error.reason)")
+            }
+        }
+    }
+
+    /// Starts fetching each feed not already being fetched. `awaited` marks
+    /// a fetch someone asked for, which the screen shows as loading.
+    private func fetch(_ targets: [Feed], awaited: Bool) {
+        guard let fetcher, let configuration else { return }
+        for feed in targets {
+            let idle = feeds[feed]?.fetching == nil
+            feeds[feed, default: FeedState()].start(awaited: awaited)
+            if idle { fetcher.fetch(feed, from: configuration.endpoint(feed)) }
+        }
+    }
+
+    /// The shown screen's automatic refresh: a feed never tried is fetched
+    /// as awaited (the first load); one whose interval has passed, quietly.
+    /// Then the clock is asked to wake the widget when the next one is due.
+    private func refreshIfDue(_ targets: [Feed], now: Int64) {
+        guard let configuration else { return }
+        let interval = Int64(configuration.refreshSeconds) * 1000
+        var nextDue: Int64?
+        for feed in targets {
+            let state = feeds[feed] ?? FeedState()
+            guard state.fetching == nil else { continue }
+            guard let settled = state.settledAt else {
+                fetch([feed], awaited: true)
+                continue
+            }
+            if now - settled >= interval {
+                fetch([feed], awaited: false)
+            } else {
+                nextDue = min(nextDue ?? .max, settled + interval)
+            }
+        }
+        if let nextDue, wakeRequested.map({ $0 <= now || $0 > nextDue }) ?? true {
+            wakeRequested = nextDue
+            host.wake(atMilliseconds: nextDue)
         }
     }
 }

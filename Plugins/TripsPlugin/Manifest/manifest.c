@@ -1,15 +1,23 @@
 #include "widget_host/widget_host.h"
 
+/* "trip" is the widget itself; "booking" and "search" stand for the app's
+ * screens its links open; "timeline" lists the entries for
+ * `widget-host timeline`. The store is optional so that a host without a
+ * shared container gets the "storage not found" view, not a refusal. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.trips\","
     "\"name\": \"My Trips\","
-    "\"version\": \"0.1.0\","
+    "\"version\": \"0.2.0\","
     "\"vendor\": \"WidgetHost\","
     "\"description\": \"Your next trip as a timeline of flight and hotel steps.\","
     "\"screens\": ["
-        "{\"id\": \"timeline\", \"title\": \"My Trips\", \"actions\": []}"
+        "{\"id\": \"trip\", \"title\": \"My Trips\", \"actions\": []},"
+        "{\"id\": \"booking\", \"title\": \"Booking\", \"actions\": []},"
+        "{\"id\": \"search\", \"title\": \"Search\", \"actions\": []},"
+        "{\"id\": \"timeline\", \"title\": \"My Trips timeline\", \"actions\": []}"
     "],"
-    "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": []},"
-    "\"topics\": {\"publish\": [], \"subscribe\": []}"
+    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"],"
+                  " \"optional\": [\"widget-host.store/1\", \"widget-host.bus/1\"]},"
+    "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]}"
 "}")

@@ -21,4 +21,8 @@ int wh_shim_terminal_enter_raw(int fd);
  * more than once, and from a signal handler. */
 void wh_shim_terminal_restore(void);
 
+/* Isolated plugins: process plumbing, crash reports and the sandbox. (Also
+ * included here so that a module cache built before it existed notices.) */
+#include "host_shim_isolation.h"
+
 #endif

@@ -58,9 +58,17 @@ public final class Bus: Sendable {
         var queue: [BusEvent] = []
         var head = 0
         var delivering = false
+
+        /// Who receives `topic`, in subscription order.
+        func subscribers(for topic: String) -> [Subscriber] {
+            let exact = self.exact[topic] ?? []
+            guard !wildcard.isEmpty else { return exact }
+            let wild = wildcard.filter { Topic.matches($0.pattern, topic) }
+            return wild.isEmpty ? exact : (exact + wild).sorted { $0.id < $1.id }
+        }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onHandlerError: @Sendable (BusEvent, any Error) -> Void
 
     public init(onHandlerError: @escaping @Sendable (BusEvent, any Error) -> Void = { _, _ in }) {
@@ -105,26 +113,30 @@ public final class Bus: Sendable {
         enqueue(BusEvent(topic: topic, payload: payload))
     }
 
-    /// Queues an event whose topic and payload are already known to be valid.
+    /// Queues an event whose topic and payload are already known to be valid,
+    /// or, on an idle bus, delivers it at once and then whatever handlers
+    /// published meanwhile.
     func enqueue(_ event: BusEvent) {
-        let deliverHere = state.withLock { state in
-            state.queue.append(event)
-            guard !state.delivering else { return false }
+        let subscribers: [Subscriber]? = state.withLock { state in
+            guard !state.delivering else {
+                state.queue.append(event)
+                return nil
+            }
             state.delivering = true
-            return true
+            return state.subscribers(for: event.topic)
         }
-        if deliverHere { deliver() }
+        guard let subscribers else { return }
+        deliver(event, to: subscribers)
+        while let (event, subscribers) = next() { deliver(event, to: subscribers) }
     }
 
     public var subscriberCount: Int {
         state.withLock { $0.wildcard.count + $0.exact.values.reduce(0) { $0 + $1.count } }
     }
 
-    private func deliver() {
-        while let (event, subscribers) = next() {
-            for subscriber in subscribers where subscriber.active.load(ordering: .acquiring) {
-                do { try subscriber.handler(event) } catch { onHandlerError(event, error) }
-            }
+    private func deliver(_ event: BusEvent, to subscribers: [Subscriber]) {
+        for subscriber in subscribers where subscriber.active.load(ordering: .acquiring) {
+            do { try subscriber.handler(event) } catch { onHandlerError(event, error) }
         }
     }
 
@@ -140,12 +152,12 @@ public final class Bus: Sendable {
             }
             let event = state.queue[state.head]
             state.head += 1
-            var subscribers = state.exact[event.topic] ?? []
-            let wild = state.wildcard.filter { Topic.matches($0.pattern, event.topic) }
-            if !wild.isEmpty {
-                subscribers = (subscribers + wild).sorted { $0.id < $1.id }
+            // A bus that never goes idle must not grow without bound.
+            if state.head >= 1024 && state.head * 2 >= state.queue.count {
+                state.queue.removeFirst(state.head)
+                state.head = 0
             }
-            return (event, subscribers)
+            return (event, state.subscribers(for: event.topic))
         }
     }
 }

@@ -9,7 +9,23 @@ public enum Topic {
 
     /// Why `topic` is not a valid topic name, or nil if it is.
     public static func problem(with topic: String) -> String? {
-        problem(with: topic, wildcards: false)
+        isValidName(topic) ? nil : problem(with: topic, wildcards: false)
+    }
+
+    /// The quick check of every publish: one pass over the bytes.
+    private static func isValidName(_ topic: String) -> Bool {
+        var count = 0, segmentLength = 0
+        for byte in topic.utf8 {
+            count += 1
+            if byte == UInt8(ascii: ".") {
+                guard segmentLength > 0 else { return false }
+                segmentLength = 0
+            } else {
+                guard isNameByte(byte) else { return false }
+                segmentLength += 1
+            }
+        }
+        return segmentLength > 0 && count <= maxLength
     }
 
     /// Why `pattern` is not a valid subscription pattern, or nil if it is.

@@ -24,8 +24,9 @@ enum InfoCommand {
                 return 1
             }
             let load = candidate.status == .ok ? loadStatus(cli, candidate.path, discovery, timeout) : nil
+            let quarantine = ListCommand.quarantineReasons([candidate], cli)[candidate.path]
             if arguments.has("--json") {
-                var object = ListCommand.json(candidate)
+                var object = ListCommand.json(candidate, quarantine: quarantine)
                 if case var .object(members) = object {
                     members.append(("manifest", candidate.manifest?.json ?? .null))
                     members.append(("load", load.map { ["status": .string($0.outcome.rawValue), "reason": .optional($0.detail)] } ?? .null))
@@ -33,7 +34,7 @@ enum InfoCommand {
                 }
                 cli.console.line(object.serialized)
             } else {
-                cli.console.out(text(candidate, load: load))
+                cli.console.out(text(candidate, load: load, quarantine: quarantine))
             }
             return 0
         }
@@ -46,13 +47,13 @@ enum InfoCommand {
         return results.first { $0.outcome == .fail } ?? results.last!
     }
 
-    static func text(_ plugin: PluginCandidate, load: CheckResult?) -> String {
+    static func text(_ plugin: PluginCandidate, load: CheckResult?, quarantine: String? = nil) -> String {
         var rows: [[String]] = []
         if let manifest = plugin.manifest {
             rows += [["id:", manifest.id.value], ["name:", manifest.name], ["version:", manifest.version],
                      ["vendor:", manifest.vendor], ["description:", manifest.description], ["abi:", manifest.abi.description]]
         }
-        rows += [["path:", plugin.path], ["status:", plugin.status.name + (plugin.status.reason.map { ": \($0)" } ?? "")]]
+        rows += [["path:", plugin.path], ["status:", quarantine ?? (plugin.status.name + (plugin.status.reason.map { ": \($0)" } ?? ""))]]
         if let load {
             rows.append(["load:", load.outcome == .pass ? "ok" : "failed: \(load.name): \(load.detail ?? "")"])
         }

@@ -15,9 +15,10 @@ enum LaunchCommand {
                ("--actions LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
                ("--wait SECONDS", "how long to wait for a loading widget before rendering (default 15)"),
                ("--trace-events", "print every bus event on stderr as a line of JSON, as it is published"),
-               ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z")] + LaunchCommand.runtimeHelp
+               ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z"),
+               LaunchCommand.isolateHelp] + LaunchCommand.runtimeHelp
             + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events"]),
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events", "--isolate"]),
                            options: CommonOptions.searchOptions.union(["--screen", "--format", "--actions", "--wait"]).union(runtimeOptions),
                            maxPositionals: 1),
         run: { cli, arguments in
@@ -29,6 +30,11 @@ enum LaunchCommand {
     static let runtimeHelp = [("--config FILE", "read the configuration from FILE (default $XDG_CONFIG_HOME/widget-host/config.json)"),
                               ("--set PLUGIN.KEY=VALUE", "override one configuration key (repeatable)")]
     static let runtimeOptions: Set<String> = ["--config", "--set", "--now"]
+    static let isolateHelp = ("--isolate", "run each plugin in a sandboxed process of its own (config: \"host\": {\"isolation\": \"always\"})")
+
+    /// `widget-host [OPTIONS]`: the home screen takes the options that make sense without a widget.
+    static let homeSpec = ArgumentSpec(flags: CommonOptions.searchFlags.union(["--isolate"]),
+                                       options: CommonOptions.searchOptions.union(runtimeOptions))
 
     /// `target` nil opens the home screen.
     static func launch(_ cli: WidgetHostCLI, _ arguments: Arguments, target: NavigationTarget?) throws -> Int32 {
@@ -38,7 +44,8 @@ enum LaunchCommand {
         let runtime = try cli.runtime(arguments)
         let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
         report.warnings.forEach { cli.console.error("warning: \($0)") }
-        let session = WidgetSession(runtime: runtime, plugins: report.plugins)
+        let isolation = try cli.isolationSettings(arguments, config: runtime.config)
+        let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: cli.launcher(for: isolation))
         if arguments.has("--trace-events") {
             let console = cli.console
             _ = try runtime.bus.subscribe("#") { event in
@@ -61,7 +68,13 @@ enum LaunchCommand {
             let watcher = StoreWatcher(store: runtime.store, bus: runtime.bus)
             watcher.start()
             defer { watcher.stop() }
-            return InteractiveLoop(session: session, environment: cli.environment, home: target == nil).run()
+            // Plugins dropped into (or rebuilt in) a plugin directory appear with no restart.
+            let live = LivePlugins(cli: cli, arguments: arguments, session: session, restartChanged: isolation.mode == .always)
+            live.start()
+            defer { live.stop() }
+            var loop = InteractiveLoop(session: session, environment: cli.environment, home: target == nil)
+            loop.tick = { live.refresh() }
+            return loop.run()
         }
         guard target != nil else {
             cli.console.out(HomeScreen.text(session.manifests, renderer: renderer(cli)))
@@ -101,6 +114,8 @@ enum LaunchCommand {
     static func parseActions(_ text: String?) throws(UsageError) -> [(String, String?)] {
         guard let text else { return [] }
         return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> (String, String?) in
+            // A deep link keeps its query: widget://trips/booking?id=B-1 is one action.
+            if item.hasPrefix("widget://") { return (String(item), nil) }
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard !parts[0].isEmpty else { throw UsageError("--actions has an empty action in '\(text)'") }
             return (String(parts[0]), parts.count == 2 ? String(parts[1]) : nil)

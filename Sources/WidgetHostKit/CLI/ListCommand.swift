@@ -9,28 +9,30 @@ enum ListCommand {
         run: { cli, arguments in
             let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
             report.warnings.forEach { cli.console.error("warning: \($0)") }
+            let quarantine = quarantineReasons(report.plugins, cli)
             if arguments.has("--json") {
-                cli.console.line(JSONValue.array(report.plugins.map(json)).serialized)
+                cli.console.line(JSONValue.array(report.plugins.map { json($0, quarantine: quarantine[$0.path]) }).serialized)
             } else {
-                cli.console.out(text(report))
+                cli.console.out(text(report, quarantine: quarantine))
             }
             return 0
         }
     )
 
-    static func json(_ plugin: PluginCandidate) -> JSONValue {
+    /// `quarantine`: why the crash-loop breaker holds the plugin, if it does.
+    static func json(_ plugin: PluginCandidate, quarantine: String? = nil) -> JSONValue {
         [
             "id": .optional(plugin.manifest?.id.value),
             "name": .optional(plugin.manifest?.name),
             "version": .optional(plugin.manifest?.version),
             "abi": .optional(plugin.manifest?.abi.description),
             "path": .string(plugin.path),
-            "status": .string(plugin.status.name),
-            "reason": .optional(plugin.status.reason),
+            "status": .string(quarantine == nil ? plugin.status.name : "quarantined"),
+            "reason": .optional(quarantine ?? plugin.status.reason),
         ]
     }
 
-    static func text(_ report: DiscoveryReport) -> String {
+    static func text(_ report: DiscoveryReport, quarantine: [String: String] = [:]) -> String {
         guard !report.plugins.isEmpty else {
             return "No plugins found. Put plugin .so files in a directory on the search path (see widget-host --help).\n"
         }
@@ -38,13 +40,19 @@ enum ListCommand {
         for plugin in report.plugins {
             let manifest = plugin.manifest
             rows.append([manifest?.id.value ?? "-", manifest?.name ?? "-", manifest?.version ?? "-",
-                         manifest?.abi.description ?? "-", plugin.status.name, plugin.path])
+                         manifest?.abi.description ?? "-", quarantine[plugin.path] == nil ? plugin.status.name : "quarantined", plugin.path])
         }
         var lines = TextTable(rows: rows).render()
-        let problems = report.plugins.filter { $0.status != .ok }
+        let problems = report.plugins.filter { $0.status != .ok || quarantine[$0.path] != nil }
         if !problems.isEmpty {
             lines += "\n"
-            for plugin in problems { lines += "\(plugin.path): \(plugin.status.name): \(plugin.status.reason ?? "")\n" }
+            for plugin in problems {
+                if let reason = quarantine[plugin.path] {
+                    lines += "\(plugin.path): \(reason)\n"
+                } else {
+                    lines += "\(plugin.path): \(plugin.status.name): \(plugin.status.reason ?? "")\n"
+                }
+            }
         }
         return lines
     }

@@ -45,7 +45,7 @@ public struct WidgetHostCLI: Sendable {
         return makeRuntime(config: config, clock: HostClock(startingAt: start))
     }
 
-    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command, TimelineCommand.command]
+    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command]
 
     public func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -67,8 +67,11 @@ public struct WidgetHostCLI: Sendable {
             return 0
         case Validator.childCommand:
             return ValidateCommand.runChild(self, Array(arguments.dropFirst()))
+        case PluginHostChild.command:
+            return PluginHostChild.run(Array(arguments.dropFirst()))
         default:
-            break
+            // Options with no command: the home screen, such as `widget-host --isolate`.
+            if first.hasPrefix("-") { return runHome(arguments) }
         }
         guard let command = Self.commands.first(where: { $0.name == first }) else {
             let hint = Suggestions.closest(to: first, among: Self.commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
@@ -90,9 +93,11 @@ public struct WidgetHostCLI: Sendable {
     }
 
     /// `widget-host` alone: the home screen listing the widgets.
-    private func runHome() -> Int32 {
+    private func runHome(_ words: [String] = []) -> Int32 {
         do {
-            return try LaunchCommand.launch(self, Arguments(), target: nil)
+            return try LaunchCommand.launch(self, try LaunchCommand.homeSpec.parse(words), target: nil)
+        } catch let error as UsageError {
+            return usageError(error.description, help: "widget-host --help")
         } catch {
             console.error("\(error)")
             return 1
@@ -121,6 +126,7 @@ public struct WidgetHostCLI: Sendable {
         widget-host \(Self.version): finds widget plugins and runs them.
 
         Usage: widget-host COMMAND [OPTIONS]
+               widget-host [--isolate] [--plugin-dir DIR]...   (the home screen)
 
         Commands:
         \(list.joined(separator: "\n"))

@@ -47,10 +47,13 @@ public struct Discovery: Sendable {
     public var allowInsecure: Bool
     /// Service ids the host provides, for checking manifests' requirements.
     public var availableServices: Set<String>
+    /// What earlier scans read from unchanged files; nil reads every time.
+    public var cache: DiscoveryCache?
 
-    public init(allowInsecure: Bool = false, availableServices: Set<String>) {
+    public init(allowInsecure: Bool = false, availableServices: Set<String>, cache: DiscoveryCache? = nil) {
         self.allowInsecure = allowInsecure
         self.availableServices = availableServices
+        self.cache = cache
     }
 
     public func scan(_ searchPath: SearchPath) -> DiscoveryReport {
@@ -59,8 +62,10 @@ public struct Discovery: Sendable {
         var plugins: [PluginCandidate] = []
         for directory in searchPath.directories {
             do {
-                for name in try Self.sharedObjects(in: directory.path) {
-                    plugins.append(inspect(path: join(directory.path, name), safety: &safety))
+                let canonical = try Self.canonical(directory.path)
+                for entry in try Self.sharedObjects(in: directory.path) {
+                    plugins.append(inspect(path: join(directory.path, entry.name), canonicalDirectory: entry.isRegular ? canonical : nil,
+                                           safety: &safety))
                 }
             } catch {
                 if directory.explicit || error.code != ENOENT {
@@ -74,44 +79,39 @@ public struct Discovery: Sendable {
     /// Inspects one file as discovery would.
     public func inspect(path: String) -> PluginCandidate {
         var safety = FileSafety()
-        return inspect(path: path, safety: &safety)
+        return inspect(path: path, canonicalDirectory: nil, safety: &safety)
     }
 
-    private func inspect(path: String, safety: inout FileSafety) -> PluginCandidate {
-        var manifest: Manifest?
-        let problem = check(path: path, safety: &safety, manifest: &manifest)
-        return PluginCandidate(path: path, manifest: manifest, status: problem.map(PluginCandidate.Status.rejected) ?? .ok)
-    }
-
-    private func check(path: String, safety: inout FileSafety, manifest: inout Manifest?) -> String? {
+    /// `canonicalDirectory` is given when the directory listing says the
+    /// file is a regular file (not a link), so its safety follows from its
+    /// own stat and its directory's.
+    private func inspect(path: String, canonicalDirectory: String?, safety: inout FileSafety) -> PluginCandidate {
         var status = stat()
         if stat(path, &status) != 0 {
-            switch errno {
-            case ELOOP: return "symbolic link loop"
-            case ENOENT: return "broken symbolic link"
-            case let code: return "cannot stat: \(String(cString: strerror(code)))"
+            let reason = switch errno {
+            case ELOOP: "symbolic link loop"
+            case ENOENT: "broken symbolic link"
+            case let code: "cannot stat: \(String(cString: strerror(code)))"
+            }
+            return PluginCandidate(path: path, manifest: nil, status: .rejected(reason))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return PluginCandidate(path: path, manifest: nil, status: .rejected("not a regular file (\(FileKind(mode: status.st_mode)))"))
+        }
+        let contents = cache?.contents(of: path, identity: FileIdentity(status)) ?? {
+            let read = FileContents(path: path, availableServices: availableServices)
+            cache?.remember(read, of: path, identity: FileIdentity(status))
+            return read
+        }()
+        if !allowInsecure {
+            let unsafe = canonicalDirectory.map { safety.problem(regularFile: status, named: path, inCanonicalDirectory: $0) }
+                ?? safety.problem(with: path)
+            if let unsafe {
+                return PluginCandidate(path: path, manifest: contents.manifest,
+                                       status: .rejected("unsafe: \(unsafe) (use --allow-insecure to load it anyway)"))
             }
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file (\(FileKind(mode: status.st_mode)))" }
-        if !allowInsecure, let problem = safety.problem(with: path) {
-            return "unsafe: \(problem) (use --allow-insecure to load it anyway)"
-        }
-        let image: ELFImage
-        do {
-            image = try ELFImage(path: path, manifestSection: WH_MANIFEST_SECTION, entrySymbol: WH_ENTRY_SYMBOL,
-                                 maxManifestBytes: Int(WH_MANIFEST_MAX_BYTES))
-        } catch {
-            return error.description
-        }
-        guard let bytes = image.manifest else { return "no \(WH_MANIFEST_SECTION) section: not a WidgetHost plugin" }
-        do { manifest = try Manifest(bytes: bytes) } catch { return error.description }
-        guard let manifest else { return nil }
-        if let incompatibility = manifest.abi.incompatibility { return incompatibility }
-        guard image.exportsEntry else { return "does not export the entry symbol \(WH_ENTRY_SYMBOL)" }
-        if let missing = manifest.requiredServices.first(where: { !availableServices.contains($0) }) {
-            return "requires service \(missing), which this host does not provide"
-        }
-        return nil
+        return PluginCandidate(path: path, manifest: contents.manifest, status: contents.problem.map(PluginCandidate.Status.rejected) ?? .ok)
     }
 
     /// The first usable plugin with an id wins; later ones are shadowed.
@@ -129,23 +129,39 @@ public struct Discovery: Sendable {
         }
     }
 
-    /// Names ending in `.so` in `directory`, sorted so results are stable.
-    static func sharedObjects(in directory: String) throws(SystemError) -> [String] {
-        try entries(in: directory).filter { $0.hasSuffix(".so") && $0 != ".so" }
+    struct Entry {
+        let name: String
+        /// The listing says a regular file: not a link, FIFO or device.
+        let isRegular: Bool
+    }
+
+    /// Entries ending in `.so` in `directory`, sorted so results are stable.
+    static func sharedObjects(in directory: String) throws(SystemError) -> [Entry] {
+        try listing(of: directory).filter { $0.name.hasSuffix(".so") && $0.name != ".so" }
     }
 
     /// The names in `directory` but . and .., sorted.
     static func entries(in directory: String) throws(SystemError) -> [String] {
+        try listing(of: directory).map(\.name)
+    }
+
+    private static func listing(of directory: String) throws(SystemError) -> [Entry] {
         guard let stream = opendir(directory) else { throw SystemError(code: errno) }
         defer { closedir(stream) }
-        var names: [String] = []
+        var entries: [Entry] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { entries.append(Entry(name: name, isRegular: entry.pointee.d_type == UInt8(DT_REG))) }
         }
-        return names.sorted()
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    static func canonical(_ directory: String) throws(SystemError) -> String {
+        guard let real = realpath(directory, nil) else { throw SystemError(code: errno) }
+        defer { free(real) }
+        return String(cString: real)
     }
 }
 

@@ -28,6 +28,19 @@ struct FileSafety {
         return nil
     }
 
+    /// The fast path for a regular file (not a symlink) found in a directory
+    /// whose canonical path is known: its own stat, and the directory chain
+    /// whose verdicts are cached, so a directory of many plugins costs no
+    /// system call per plugin.
+    mutating func problem(regularFile status: stat, named path: String, inCanonicalDirectory directory: String) -> String? {
+        if let problem = judge(status, path, isDirectory: false) { return problem }
+        if let problem = checkDirectory(directory) { return problem }
+        for ancestor in Self.ancestors(of: directory) {
+            if let problem = checkDirectory(ancestor) { return problem }
+        }
+        return nil
+    }
+
     /// Every directory above `path`, nearest first, ending with "/".
     static func ancestors(of path: String) -> [String] {
         var result: [String] = []
@@ -66,6 +79,10 @@ struct FileSafety {
     private func check(_ path: String, isDirectory: Bool) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return "cannot stat \(path): \(String(cString: strerror(errno)))" }
+        return judge(status, path, isDirectory: isDirectory)
+    }
+
+    private func judge(_ status: stat, _ path: String, isDirectory: Bool) -> String? {
         let what = isDirectory ? "directory" : "plugin file"
         if status.st_uid != user && status.st_uid != 0 {
             return "\(what) \(path) is owned by \(userName(status.st_uid)), not by you or root"

@@ -92,6 +92,7 @@ public struct JSONParser {
 
     private mutating func string() throws(JSONError) -> String {
         index += 1
+        let start = index
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flush(_ parser: JSONParser, upTo end: Int) throws(JSONError) -> String.UnicodeScalarView {
@@ -105,6 +106,11 @@ public struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // Most strings have no escapes: take the bytes whole.
+                if runStart == start, let whole = String(validating: bytes[runStart..<index], as: UTF8.self) {
+                    index += 1
+                    return whole
+                }
                 scalars.append(contentsOf: try flush(self, upTo: index))
                 index += 1
                 return String(scalars)
@@ -213,7 +219,12 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }

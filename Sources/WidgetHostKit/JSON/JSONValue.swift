@@ -80,6 +80,12 @@ public enum JSONValue: Equatable, Sendable {
 
     static func quote(_ string: String, into out: inout String) {
         out += "\""
+        // Most strings need no escaping: copy them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += string
+            out += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -11,6 +11,9 @@ struct InteractiveLoop {
     let environment: [String: String]
     /// Whether the home screen is the bottom of the stack.
     let home: Bool
+    /// Runs on the main thread after every wake-up, before the redraw
+    /// (a plugin directory changed: rescan).
+    var tick: () -> Void = {}
 
     private static let refreshSeconds = 1.0
 
@@ -24,6 +27,7 @@ struct InteractiveLoop {
             let ready = poll(&fds, 2, Int32(Self.refreshSeconds * 1000))
             if ready < 0 && errno != EINTR { break }
             if fds[1].revents != 0 { session.wakeup.drain() }
+            tick()
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { break }
             if fds[0].revents != 0 {
                 for key in readKeys() { handle(key, &state) }
@@ -48,6 +52,8 @@ struct InteractiveLoop {
         case UInt8(ascii: "q"), 3, 4:   // q, Ctrl-C, Ctrl-D
             state.quit = true
         case UInt8(ascii: "r"):
+            // Refresh; a widget that stopped is started again.
+            if !state.atHome, let current = session.current { session.restartIfStopped(current.plugin) }
             state.lastFrame = ""
         case UInt8(ascii: "b"):
             if state.atHome { return }

@@ -1,3 +1,4 @@
+
 /// A screen as rendered for a person or a script.
 public struct RenderedScreen: Sendable {
     public let plugin: PluginID
@@ -31,22 +32,43 @@ public final class WidgetSession {
     public let runtime: HostRuntime
     public let navigator: Navigator
     public let wakeup = Wakeup()
-    private let candidates: [PluginCandidate]
-    private var instances: [PluginID: PluginInstance] = [:]
+    private var candidates: [PluginCandidate]
+    /// What the navigator resolves names against; replaced with `candidates`.
+    private let catalog: ManifestCatalog
+    private let launcher: WidgetLauncher
+    private var instances: [PluginID: any WidgetInstance] = [:]
     private var failures: [PluginID: String] = [:]
 
-    public init(runtime: HostRuntime, plugins: [PluginCandidate]) {
+    public init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess) {
         self.runtime = runtime
+        self.launcher = launcher
         let usable = plugins.filter { $0.status == .ok && $0.manifest != nil }
         candidates = usable
-        let manifests = usable.map { $0.manifest! }
-        navigator = Navigator(bus: runtime.bus) { name in
-            manifests.first { $0.id.value == name } ?? {
-                let matches = manifests.filter { $0.id.shortName == name }
-                return matches.count == 1 ? matches[0] : nil
-            }()
-        }
+        let catalog = ManifestCatalog(usable.map { $0.manifest! })
+        self.catalog = catalog
+        navigator = Navigator(bus: runtime.bus) { name in catalog.find(name) }
         navigator.start()
+    }
+
+    /// Takes a new scan of the plugin directories (one changed while the
+    /// session runs): new plugins can be opened, vanished ones cannot, and
+    /// with `restartChanged` a widget whose file is in `changedPaths` (or
+    /// gone) is dropped, so the next render starts the new version. Only an
+    /// isolated launcher can do that: an image loaded in process stays.
+    public func replacePlugins(_ plugins: [PluginCandidate], changedPaths: Set<String>, restartChanged: Bool) {
+        let usable = plugins.filter { $0.status == .ok && $0.manifest != nil }
+        if restartChanged {
+            for id in Array(instances.keys) + Array(failures.keys) {
+                let old = candidates.first { $0.manifest!.id == id }
+                let new = usable.first { $0.manifest!.id == id }
+                if old?.path != new?.path || old.map({ changedPaths.contains($0.path) }) == true {
+                    instances[id] = nil
+                    failures[id] = nil
+                }
+            }
+        }
+        candidates = usable
+        catalog.replace(usable.map { $0.manifest! })
     }
 
     public var manifests: [Manifest] { candidates.map { $0.manifest! } }
@@ -71,7 +93,7 @@ public final class WidgetSession {
             let instance = try self.instance(entry.plugin)
             let bytes: [UInt8]
             do { bytes = try instance.render(screen: entry.screen, params: entry.params.serialized) } catch {
-                throw SessionError(description: "render failed: \(error)")
+                throw stopIfGone(entry.plugin, error, during: "render")
             }
             do { view = .success(try ViewDescription.parse(bytes)) } catch { throw SessionError(description: error.description) }
         } catch {
@@ -93,15 +115,35 @@ public final class WidgetSession {
             runtime.bus.enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized))
         } else {
             guard let entry = current else { throw SessionError(description: "no screen is open") }
+            let instance = try instance(entry.plugin)
             do {
-                try instance(entry.plugin).handle(action: action, value: value)
-            } catch let error as PluginInstance.CallError {
-                throw SessionError(description: "action '\(action)' failed: \(error)")
+                try instance.handle(action: action, value: value)
             } catch {
-                throw error as! SessionError
+                throw stopIfGone(entry.plugin, error, during: "action '\(action)'")
             }
         }
         settleEvents()
+    }
+
+    /// Forgets a widget that stopped or failed to start, so the next render
+    /// starts it afresh (the `r` key after "widget X stopped"). A running
+    /// widget keeps its state.
+    public func restartIfStopped(_ id: PluginID) {
+        guard failures[id] != nil else { return }
+        instances[id] = nil
+        failures[id] = nil
+    }
+
+    /// A widget whose process stopped is dropped and remembered as stopped;
+    /// any other failure is just this call's.
+    private func stopIfGone(_ id: PluginID, _ error: WidgetCallError, during call: String) -> SessionError {
+        if case let .stopped(reason) = error {
+            instances[id] = nil
+            let message = "widget \(id.shortName) stopped: \(reason)"
+            failures[id] = message
+            return SessionError(description: message)
+        }
+        return SessionError(description: "\(call) failed: \(error)")
     }
 
     /// Delivers waiting bus events to every instance, until none are left.
@@ -116,23 +158,42 @@ public final class WidgetSession {
         candidates.first { $0.manifest!.id == id }?.manifest
     }
 
-    private func instance(_ id: PluginID) throws(SessionError) -> PluginInstance {
+    private func instance(_ id: PluginID) throws(SessionError) -> any WidgetInstance {
         if let instance = instances[id] { return instance }
         if let failure = failures[id] { throw SessionError(description: failure) }
         guard let candidate = candidates.first(where: { $0.manifest!.id == id }) else {
             throw SessionError(description: "unknown plugin \(id)")
         }
         do {
-            let plugin = try Loader.load(path: candidate.path, manifest: candidate.manifest!, serviceIDs: runtime.serviceIDs)
-            let instance = try PluginInstance(plugin: plugin, runtime: runtime)
+            let instance = try launcher(candidate, runtime)
             let wakeup = self.wakeup
-            instance.context.onWake { wakeup.signal() }
+            instance.onWake { wakeup.signal() }
             instances[id] = instance
             return instance
         } catch {
             let reason = "\(id) could not start: \(error)"
             failures[id] = reason
             throw SessionError(description: reason)
+        }
+    }
+}
+
+/// The manifests a session knows, shared with its navigator's catalog
+/// lookups on the bus's thread.
+private final class ManifestCatalog: Sendable {
+    private let manifests: Locked<[Manifest]>
+
+    init(_ manifests: [Manifest]) { self.manifests = Locked(manifests) }
+
+    func replace(_ new: [Manifest]) { manifests.withLock { $0 = new } }
+
+    /// By full id, or by last segment when only one plugin has it.
+    func find(_ name: String) -> Manifest? {
+        manifests.withLock { manifests in
+            manifests.first { $0.id.value == name } ?? {
+                let matches = manifests.filter { $0.id.shortName == name }
+                return matches.count == 1 ? matches[0] : nil
+            }()
         }
     }
 }

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The host's log: one line per message on stderr, attributed to its source.
 /// `WIDGET_HOST_LOG=debug|info|warning|error` sets the threshold (warning).
@@ -36,7 +35,7 @@ public final class HostLog: Sendable {
 
 /// A sink that keeps lines in memory, for tests and for the validator.
 public final class LogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     public init() {}
     public var sink: HostLog.Sink { { [self] line in lines.withLock { $0.append(line) } } }
     public var recorded: [String] { lines.withLock { $0 } }

@@ -17,9 +17,9 @@ public final class PluginContext: @unchecked Sendable {
     let host: UnsafeMutablePointer<wh_host>
     private let granted: [String: UnsafeRawPointer]
     private let declared: Set<String>
-    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
-    private let mailbox = Mutex<[(subscription: Int64, event: BusEvent)]>([])
-    private let subscriptions = Mutex<[Int64: Bus.Subscription]>([:])
+    private let wake = Locked<(@Sendable () -> Void)?>(nil)
+    private let mailbox = Locked<[(subscription: Int64, event: BusEvent)]>([])
+    private let subscriptions = Locked<[Int64: Bus.Subscription]>([:])
 
     init(manifest: Manifest, runtime: HostRuntime) {
         pluginID = manifest.id
@@ -45,13 +45,17 @@ public final class PluginContext: @unchecked Sendable {
                 PluginContext.from(host)?.wakeUp()
             }
         ))
-        host.pointee.host_data = Unmanaged.passUnretained(self).toOpaque()
+        // A plugin's background thread may still call in after the instance
+        // is destroyed, so what it holds must stay valid: the wh_host and its
+        // box outlive the context, and the box's weak reference turns such
+        // late calls into no-ops instead of use-after-free.
+        let box = ContextBox()
+        box.context = self
+        host.pointee.host_data = Unmanaged.passRetained(box).toOpaque()
     }
 
     deinit {
         for subscription in subscriptions.withLock({ Array($0.values) }) { runtime.bus.unsubscribe(subscription) }
-        host.deinitialize(count: 1)
-        host.deallocate()
     }
 
     /// Called, on any thread, when the instance wants rendering or has events
@@ -67,8 +71,9 @@ public final class PluginContext: @unchecked Sendable {
 
     /// Wakes the instance when the host's clock reaches `milliseconds`.
     func wake(atMilliseconds milliseconds: Int64) {
-        let delay = max(0, milliseconds - runtime.clock.nowMilliseconds)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max))))) { [weak self] in
+        // Capped at a year: a later wake is not a timeline's next entry but a bug.
+        let delay = min(max(0, milliseconds - runtime.clock.nowMilliseconds), 366 * 86_400_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay))) { [weak self] in
             self?.wakeUp()
         }
     }
@@ -145,7 +150,7 @@ public final class PluginContext: @unchecked Sendable {
 
     static func from(_ host: UnsafePointer<wh_host>?) -> PluginContext? {
         guard let data = host?.pointee.host_data else { return nil }
-        return Unmanaged<PluginContext>.fromOpaque(data).takeUnretainedValue()
+        return Unmanaged<ContextBox>.fromOpaque(data).takeUnretainedValue().context
     }
 }
 
@@ -153,4 +158,11 @@ public final class PluginContext: @unchecked Sendable {
 /// the handler it registers.
 private final class SubscriptionToken: Sendable {
     let id = Atomic<Int64>(0)
+}
+
+/// What a `wh_host` points at: kept for the life of the process (a few bytes
+/// per instance ever made), holding its context weakly.
+private final class ContextBox: @unchecked Sendable {
+    // Weak references are safe to load from any thread.
+    weak var context: PluginContext?
 }

@@ -1,8 +1,9 @@
 import PluginABI
 
-/// A live instance of a loaded plugin. Drive it from one thread at a time,
-/// as plugin.h requires; the instance is destroyed when this is released.
-public final class PluginInstance {
+/// A live instance of a loaded plugin in this process. Drive it from one
+/// thread at a time, as plugin.h requires; the instance is destroyed when
+/// this is released.
+public final class PluginInstance: WidgetInstance {
     public let plugin: LoadedPlugin
     public let context: PluginContext
     private let handle: OpaquePointer
@@ -13,29 +14,7 @@ public final class PluginInstance {
     /// The most a single render may write.
     public static let maxRenderBytes = 4 << 20
 
-    public enum CallError: Error, Equatable, CustomStringConvertible {
-        case createFailed
-        case status(wh_status.RawValue)
-        case outputTooLarge(Int)
-
-        public var description: String {
-            switch self {
-            case .createFailed: "create returned NULL"
-            case let .status(code): Self.name(code)
-            case let .outputTooLarge(limit): "the plugin wrote more than \(limit) bytes"
-            }
-        }
-
-        static func name(_ code: wh_status.RawValue) -> String {
-            switch wh_status(code) {
-            case WH_UNKNOWN_SCREEN: "unknown screen"
-            case WH_UNKNOWN_ACTION: "unknown action"
-            case WH_INVALID_VALUE: "invalid value"
-            case WH_FAILED: "the plugin failed"
-            default: "the plugin returned unknown status \(code)"
-            }
-        }
-    }
+    public typealias CallError = WidgetCallError
 
     public init(plugin: LoadedPlugin, runtime: HostRuntime) throws(CallError) {
         self.plugin = plugin
@@ -58,6 +37,10 @@ public final class PluginInstance {
     public func handle(action: String, value: String?) throws(CallError) {
         let status = plugin.descriptor.handle_action!(handle, action, value)
         guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
+    }
+
+    public func onWake(_ handler: @escaping @Sendable () -> Void) {
+        context.onWake(handler)
     }
 
     public func deliver(topic: String, payload: String) {

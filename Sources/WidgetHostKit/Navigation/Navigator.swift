@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One screen on the navigation stack.
 public struct NavigationEntry: Equatable, Sendable {
@@ -17,8 +16,8 @@ public final class Navigator: Sendable {
 
     private let bus: Bus
     private let catalog: Catalog
-    private let entries = Mutex<[NavigationEntry]>([])
-    private let subscriptions = Mutex<[Bus.Subscription]>([])
+    private let entries = Locked<[NavigationEntry]>([])
+    private let subscriptions = Locked<[Bus.Subscription]>([])
 
     public static let topics = ["nav.push", "nav.pop", "nav.replace", "nav.root"]
 

@@ -19,6 +19,10 @@ public struct Manifest: Equatable, Sendable {
     public let optionalServices: [String]
     public let publishes: [String]
     public let subscribes: [String]
+    /// The hosts the http service may reach for this plugin (`"http":
+    /// {"hosts": [...]}`); nil when the manifest does not say, which allows
+    /// any host, as before the field existed.
+    public let httpHosts: [String]?
 
     /// The manifest's JSON, as the host shows it in `info --json`.
     public let json: JSONValue
@@ -69,6 +73,13 @@ extension Manifest {
         optionalServices = try services.strings("optional")
         publishes = try topics.strings("publish")
         subscribes = try topics.strings("subscribe")
+        if let http = json["http"], http != .null {
+            guard http.isObject, http["hosts"] != nil else { throw ManifestError("manifest field \"http\" must be an object with \"hosts\"") }
+            httpHosts = try Fields(json: http, context: "http").strings("hosts")
+            if let problem = httpHosts!.lazy.compactMap(HTTPAllowList.problem(with:)).first { throw ManifestError("manifest http.hosts: \(problem)") }
+        } else {
+            httpHosts = nil
+        }
         self.json = json
     }
 }

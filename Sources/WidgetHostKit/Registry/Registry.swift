@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A Resolver-style dependency registry: register a factory for a type
 /// (optionally under a name, optionally taking an argument), then resolve it.
@@ -16,7 +15,7 @@ import Synchronization
 /// Factories must resolve their dependencies through the `Resolution` they
 /// are given: it carries the chain for cycle detection and the graph scope.
 public final class Registry: Sendable {
-    private let registrations = Mutex<[Key: Registration]>([:])
+    private let registrations = Locked<[Key: Registration]>([:])
 
     public init() {}
 
@@ -49,7 +48,12 @@ public final class Registry: Sendable {
     }
 
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service {
-        try Resolution(registry: self).resolve(type, name: name)
+        // The common case, an instance already held by the application or
+        // cached scope, needs no resolution graph.
+        if let registration = registration(for: Key(type, name)), let held = registration.held {
+            return held as! Service
+        }
+        return try Resolution(registry: self).resolve(type, name: name)
     }
 
     public func resolve<Service, Argument>(_ type: Service.Type = Service.self, name: String? = nil, argument: Argument) throws(RegistryError) -> Service {
@@ -137,7 +141,7 @@ final class Registration: Sendable {
     let name: String?
     let make: @Sendable (Resolution, Any?) throws -> Any
     /// The instance kept by application and cached scopes, or a weak box for shared.
-    let store = Mutex<Stored?>(nil)
+    let store = Locked<Stored?>(nil)
 
     init(scope: Scope, typeName: String, name: String?, make: @escaping @Sendable (Resolution, Any?) throws -> Any) {
         self.scope = scope
@@ -147,6 +151,12 @@ final class Registration: Sendable {
     }
 
     var displayName: String { Self.displayName(typeName, name) }
+
+    /// The instance an application or cached registration holds, if made.
+    var held: Any? {
+        guard scope == .application || scope == .cached, case let .strong(instance)? = store.withLock({ $0 }) else { return nil }
+        return instance
+    }
 
     static func displayName(_ type: String, _ name: String?) -> String {
         name.map { "\(type) (name: \($0))" } ?? type

@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// HTTP GET with a deadline and a cap on the body, for the plugins' http
 /// service. It blocks the calling thread, which the service contract makes
@@ -59,7 +58,7 @@ public final class HTTPClient: Sendable {
     private final class Collector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let maxBytes: Int
         let done = DispatchSemaphore(value: 0)
-        private let state = Mutex<(status: Int, body: [UInt8], overflow: Bool, error: URLError?)>((0, [], false, nil))
+        private let state = Locked<(status: Int, body: [UInt8], overflow: Bool, error: URLError?)>((0, [], false, nil))
 
         init(maxBytes: Int) { self.maxBytes = maxBytes }
 

@@ -89,6 +89,10 @@ enum ServiceCalls {
     static let httpGet: @convention(c) (UnsafePointer<wh_host>?, UnsafePointer<CChar>?, UInt32, UInt64, UnsafePointer<wh_output>?) -> Int32 = {
         host, url, timeout, maxBytes, out in
         guard let context = PluginContext.from(host), let url, let out else { return Int32(WH_HTTP_BAD_URL) }
+        if let denial = HTTPAllowList.denial(of: text(url), for: context.manifest, log: context.runtime.log) {
+            context.runtime.log.log(.warning, context.pluginID.value, denial)
+            return Int32(WH_HTTP_UNREACHABLE)
+        }
         let seconds = timeout == 0 ? HTTPClient.defaultTimeout : Double(timeout) / 1000
         let limit = Int(min(maxBytes == 0 ? UInt64(HTTPClient.defaultMaxBytes) : maxBytes, UInt64(64 << 20)))
         do {

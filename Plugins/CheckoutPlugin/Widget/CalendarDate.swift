@@ -1,0 +1,62 @@
+/// A day on the proleptic Gregorian calendar, in UTC. The schedule works in
+/// whole UTC days so that the dates, and the checksum made from them, do not
+/// depend on the time zone of the machine that shows the widget.
+struct CalendarDate: Equatable, Sendable {
+    static let millisecondsPerDay: Int64 = 86_400_000
+
+    let daysSinceEpoch: Int64
+    let year: Int64
+    let month: Int
+    let day: Int
+
+    /// The UTC day that holds an instant; floor division keeps instants
+    /// before 1970 on the right day.
+    init(milliseconds: Int64) {
+        var days = milliseconds / Self.millisecondsPerDay
+        if milliseconds % Self.millisecondsPerDay < 0 { days -= 1 }
+        self.init(daysSinceEpoch: days)
+    }
+
+    /// Howard Hinnant's civil_from_days.
+    init(daysSinceEpoch: Int64) {
+        self.daysSinceEpoch = daysSinceEpoch
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+        month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    func adding(days: Int64) -> CalendarDate {
+        CalendarDate(daysSinceEpoch: daysSinceEpoch + days)
+    }
+
+    /// `2026-05-01`, for payloads and the checksum.
+    var iso: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return (year < 0 ? "-" : "") + pad(Int(year.magnitude), 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    /// The long date of the locale (CLDR's long pattern): `May 15, 2026` in
+    /// the US and Canada, `15 May 2026` in Australia, Britain and New
+    /// Zealand, `15 mai 2026` in French.
+    func long(in locale: CheckoutLocale) -> String {
+        switch locale {
+        case .en_US, .en_CA: "\(Self.englishMonths[month - 1]) \(day), \(year)"
+        case .en_AU, .en_GB, .en_NZ: "\(day) \(Self.englishMonths[month - 1]) \(year)"
+        case .fr_CA: "\(day) \(Self.frenchMonths[month - 1]) \(year)"
+        }
+    }
+
+    private static let englishMonths = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                        "September", "October", "November", "December"]
+    private static let frenchMonths = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+                                       "septembre", "octobre", "novembre", "décembre"]
+}

@@ -1,0 +1,75 @@
+/// One booking as the app writes it under `trips.bookings` in the shared
+/// container (see `sample-bookings.json` and README's "My Trips widget").
+/// Every part but the id and the purchase date is optional, but a booking
+/// has at least one flight or a hotel.
+public struct Booking: Sendable, Equatable {
+    public let id: String
+    public let purchaseDate: LocalTime
+    public let outbound: Flight?
+    public let hotel: Hotel?
+    public let inbound: Flight?
+
+    public init(id: String, purchaseDate: LocalTime, outbound: Flight?, hotel: Hotel?, inbound: Flight?) {
+        self.id = id
+        self.purchaseDate = purchaseDate
+        self.outbound = outbound
+        self.hotel = hotel
+        self.inbound = inbound
+    }
+}
+
+public struct Flight: Sendable, Equatable {
+    public let code: String
+    public let stops: Int
+    public let departureAirport: String
+    public let departureTime: LocalTime
+    public let arrivalAirport: String
+    public let arrivalTime: LocalTime
+
+    public init(code: String, stops: Int, departureAirport: String, departureTime: LocalTime, arrivalAirport: String, arrivalTime: LocalTime) {
+        self.code = code
+        self.stops = stops
+        self.departureAirport = departureAirport
+        self.departureTime = departureTime
+        self.arrivalAirport = arrivalAirport
+        self.arrivalTime = arrivalTime
+    }
+
+    /// "Direct", "1 stop", "2 stops".
+    var stopsText: String {
+        switch stops {
+        case 0: "Direct"
+        case 1: "1 stop"
+        default: "\(stops) stops"
+        }
+    }
+}
+
+public struct Hotel: Sendable, Equatable {
+    public let name: String
+    public let address: String
+    public let checkIn: LocalTime
+    public let checkOut: LocalTime
+    public let imageURL: String?
+
+    public init(name: String, address: String, checkIn: LocalTime, checkOut: LocalTime, imageURL: String?) {
+        self.name = name
+        self.address = address
+        self.checkIn = checkIn
+        self.checkOut = checkOut
+        self.imageURL = imageURL
+    }
+
+    /// Calendar nights between the local check-in and check-out dates, each
+    /// in its own offset: a day-use stay (same date) has none.
+    var nights: Int64 { max(0, checkOut.localDay - checkIn.localDay) }
+
+    /// "Day use (no night)", "1 night", "4 nights".
+    var nightsText: String {
+        switch nights {
+        case 0: "Day use (no night)"
+        case 1: "1 night"
+        default: "\(nights) nights"
+        }
+    }
+}

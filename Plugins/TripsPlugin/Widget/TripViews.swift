@@ -1,0 +1,222 @@
+/// The widget's screens as views. Every time is shown in the local time
+/// and offset the booking gave it; links go to this plugin's own screens,
+/// which stand for the app (a booking, a search) and open through the bus.
+public enum TripViews {
+    static let plugin = "org.widgethost.trips"
+
+    /// At most this many entries are listed on the timeline screen, so a
+    /// huge file stays within the host's limits on a view's size.
+    static let listedEntries = 500
+
+    // MARK: Links into the app
+
+    public enum SearchKind: String, CaseIterable, Sendable {
+        case flight, hotel, package
+
+        var title: String {
+            switch self {
+            case .flight: "Search flights"
+            case .hotel: "Search hotels"
+            case .package: "Search flight + hotel"
+            }
+        }
+    }
+
+    static func bookingLink(_ id: String) -> String { "widget://\(plugin)/booking?id=\(percentEncoded(id))" }
+    static func searchLink(_ kind: SearchKind) -> String { "widget://\(plugin)/search?kind=\(kind.rawValue)" }
+
+    // MARK: The widget
+
+    /// The entry current at `now`, or the no-booking view with the reason.
+    public static func current(_ state: Result<TripsTimeline, BookingsError>, now: Int64) -> View {
+        switch state {
+        case let .failure(error):
+            return noBooking(reason: error)
+        case let .success(timeline):
+            let index = timeline.entryIndex(at: now)
+            let nextIndex = index.map { $0 + 1 } ?? 0
+            var notes: [View] = []
+            if nextIndex < timeline.entries.count, let step = timeline.entries[nextIndex].step {
+                notes.append(Text("Next: " + summary(step, in: timeline) + ", from " + timeline.entries[nextIndex].date.display).style(.caption))
+            }
+            if !timeline.skipped.isEmpty { notes.append(skippedNote(timeline.skipped.count)) }
+            guard let index, let step = timeline.entries[index].step else {
+                return VStack { noBooking(reason: nil); notes }
+            }
+            return VStack { self.step(step, of: timeline.bookings[step.booking]); notes }
+        }
+    }
+
+    static func step(_ step: TripStep, of booking: Booking) -> View {
+        switch step.kind {
+        case .outboundFlight: flight(booking.outbound!, label: "Outbound flight", booking: booking)
+        case .inboundFlight: flight(booking.inbound!, label: "Return flight", booking: booking)
+        case .hotel: hotel(booking.hotel!, booking: booking)
+        }
+    }
+
+    static func flight(_ flight: Flight, label: String, booking: Booking) -> View {
+        VStack {
+            Badge(label)
+            Text("\(flight.code) · \(flight.stopsText)").style(.headline)
+            Text("Departs \(flight.departureAirport)  \(flight.departureTime.display)")
+            Text("Arrives \(flight.arrivalAirport)  \(flight.arrivalTime.display)")
+            Link("Open booking \(booking.id)", to: bookingLink(booking.id))
+        }
+    }
+
+    static func hotel(_ hotel: Hotel, booking: Booking) -> View {
+        VStack {
+            Badge("Hotel")
+            Text(hotel.name).style(.headline)
+            Text(hotel.address)
+            Text("\(hotel.checkIn.dateText) · \(hotel.nightsText)")
+            Text("Check-in  \(hotel.checkIn.display)")
+            Text("Check-out \(hotel.checkOut.display)")
+            Image(alt: "Photo of \(hotel.name)", url: hotel.imageURL)
+            Link("Open booking \(booking.id)", to: bookingLink(booking.id))
+        }
+    }
+
+    /// No trip to show: three ways into the app, and why, when a named error
+    /// is the cause.
+    public static func noBooking(reason: BookingsError?) -> View {
+        VStack {
+            Text("No upcoming trips").style(.headline)
+            Text("Where to next?")
+            for kind in SearchKind.allCases { Link(kind.title, to: searchLink(kind)) }
+            if let reason { Text(reason.description).style(.caption).color(.warning) }
+        }
+    }
+
+    static func skippedNote(_ count: Int) -> View {
+        Text(count == 1 ? "1 booking could not be read; the log says why." : "\(count) bookings could not be read; the log says why.")
+            .style(.caption).color(.warning)
+    }
+
+    public static func loading() -> View { VStack { Progress("Loading your trips") } }
+
+    // MARK: The app's screens
+
+    /// A booking in full, as the app would show it.
+    static func booking(_ booking: Booking?, id: String?, state: Result<TripsTimeline, BookingsError>) -> View {
+        guard let booking else {
+            let why: String = switch (id, state) {
+            case (nil, _): "No booking was chosen."
+            case let (_, .failure(error)): "Booking \"\(id!)\" cannot be shown. \(error)"
+            case (_, .success): "Booking \"\(id!)\" is not among your trips."
+            }
+            return VStack {
+                Text(why)
+                for kind in SearchKind.allCases { Link(kind.title, to: searchLink(kind)) }
+            }
+        }
+        return VStack {
+            Text("Booking \(booking.id)").style(.headline)
+            Text("Bought \(booking.purchaseDate.display)").style(.caption)
+            if let outbound = booking.outbound { Section("Outbound flight") { flightDetails(outbound) } }
+            if let hotel = booking.hotel {
+                Section("Hotel") {
+                    Text(hotel.name).style(.headline)
+                    Text(hotel.address)
+                    Text(hotel.nightsText)
+                    Text("Check-in  \(hotel.checkIn.display)")
+                    Text("Check-out \(hotel.checkOut.display)")
+                    Image(alt: "Photo of \(hotel.name)", url: hotel.imageURL)
+                }
+            }
+            if let inbound = booking.inbound { Section("Return flight") { flightDetails(inbound) } }
+        }
+    }
+
+    private static func flightDetails(_ flight: Flight) -> [View] {
+        [Text("\(flight.code) · \(flight.stopsText)").style(.headline),
+         Text("Departs \(flight.departureAirport)  \(flight.departureTime.display)"),
+         Text("Arrives \(flight.arrivalAirport)  \(flight.arrivalTime.display)")]
+    }
+
+    /// The app's search, where the no-booking view's calls to action lead.
+    static func search(_ kind: SearchKind?) -> View {
+        VStack {
+            if let kind {
+                Text(kind.title).style(.headline)
+                Text("The travel app opens here, on its \(kind == .package ? "flight + hotel" : kind.rawValue) search.")
+            } else {
+                Text("What would you like to search for?")
+                for kind in SearchKind.allCases { Link(kind.title, to: searchLink(kind)) }
+            }
+        }
+    }
+
+    // MARK: The timeline
+
+    /// Every entry from the current one on: its date (ISO 8601, in the
+    /// offset of the time it came from) as a section header, the step, and
+    /// when that step ends. `widget-host timeline` prints this screen.
+    static func timeline(_ state: Result<TripsTimeline, BookingsError>, now: Int64) -> View {
+        let nowText = LocalTime(milliseconds: now, offsetMinutes: 0).iso
+        switch state {
+        case let .failure(error):
+            return VStack {
+                Text("Timeline at \(nowText): 1 entry").style(.caption)
+                Section(nowText) {
+                    Badge("now")
+                    Text("No booking")
+                    Text(error.description).style(.caption).color(.warning)
+                }
+            }
+        case let .success(timeline):
+            let current = timeline.entryIndex(at: now)
+            let shown = timeline.entries.prefix(listedEntries)
+            return VStack {
+                Text("Timeline at \(nowText): \(timeline.entries.count) \(timeline.entries.count == 1 ? "entry" : "entries") from \(timeline.bookings.count) \(timeline.bookings.count == 1 ? "booking" : "bookings")").style(.caption)
+                if current == nil { Text("Nothing is shown before the first entry.").style(.caption) }
+                if !timeline.skipped.isEmpty { skippedNote(timeline.skipped.count) }
+                for (index, entry) in shown.enumerated() {
+                    Section(entry.date.iso) {
+                        if index == current { Badge("now") }
+                        if let step = entry.step {
+                            Text(summary(step, in: timeline))
+                            Text("until \(step.end.iso)").style(.caption)
+                        } else {
+                            Text("No booking")
+                        }
+                    }
+                }
+                if timeline.entries.count > shown.count {
+                    Text("… and \(timeline.entries.count - shown.count) more entries").style(.caption)
+                }
+            }
+        }
+    }
+
+    /// One line for a step: `Outbound flight IB3170 MAD → CDG (booking B-1042)`.
+    static func summary(_ step: TripStep, in timeline: TripsTimeline) -> String {
+        let booking = timeline.bookings[step.booking]
+        switch step.kind {
+        case .outboundFlight:
+            let flight = booking.outbound!
+            return "Outbound flight \(flight.code) \(flight.departureAirport) → \(flight.arrivalAirport) (booking \(booking.id))"
+        case .inboundFlight:
+            let flight = booking.inbound!
+            return "Return flight \(flight.code) \(flight.departureAirport) → \(flight.arrivalAirport) (booking \(booking.id))"
+        case .hotel:
+            let hotel = booking.hotel!
+            return "Hotel \(hotel.name), \(hotel.nightsText.lowercased()) (booking \(booking.id))"
+        }
+    }
+
+    private static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+}

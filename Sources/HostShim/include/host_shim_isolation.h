@@ -1,0 +1,69 @@
+/* host_shim_isolation.h: the system calls behind isolated plugins, which
+ * Swift's Glibc module lacks (prctl, syscall, seccomp, Landlock) or which
+ * must run in a signal handler (crash and sandbox reports). */
+#ifndef WIDGET_HOST_SHIM_ISOLATION_H
+#define WIDGET_HOST_SHIM_ISOLATION_H
+
+#include <stdint.h>
+
+/* ---- Process plumbing (host and child) ---- */
+
+/* socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC). Returns 0, or -1 with errno. */
+int wh_shim_socketpair_cloexec(int fds[2]);
+
+/* pidfd_open(pid, 0): a descriptor that polls readable once the process has
+ * exited. Returns the descriptor (close-on-exec), or -1 with errno (ENOSYS
+ * before Linux 5.3). */
+int wh_shim_pidfd_open(int pid);
+
+/* Closes every descriptor from `lowest` up. Returns 0, or -1 with errno. */
+int wh_shim_close_from(int lowest);
+
+/* Sets RLIMIT_AS to `address_space_bytes` and RLIMIT_CPU to `cpu_seconds`
+ * (soft; the hard limit is one second more, so SIGXCPU comes first). Zero
+ * leaves a limit alone. Returns 0, or -1 with errno. */
+int wh_shim_set_limits(uint64_t address_space_bytes, uint64_t cpu_seconds);
+
+/* ---- Reports from the child ----
+ *
+ * The child writes one line per event to its report descriptor, each with a
+ * single write(2), from signal handlers:
+ *   "crash SIGNO ADDRESS ERRNO\n"  a fatal signal (ERRNO is the faulting
+ *                                  thread's errno, so ENOMEM names a failed
+ *                                  allocation)
+ *   "violation TEXT\n"             the sandbox stopped the plugin; TEXT says
+ *                                  what it tried
+ * and then the process dies. */
+
+/* Installs handlers for SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP
+ * that report and then die of the same signal. Returns 0, or -1 with errno. */
+int wh_shim_install_crash_reporter(int report_fd);
+
+/* ---- The sandbox (child only, before the plugin is loaded) ---- */
+
+typedef struct wh_sandbox_status {
+    /* 1 if prctl(PR_SET_NO_NEW_PRIVS) succeeded. */
+    int no_new_privs;
+    /* 1 if the seccomp filter is installed. */
+    int seccomp;
+    /* The Landlock ABI in force, 0 if none. */
+    int landlock_abi;
+    /* 1 if Landlock also denies TCP bind and connect (ABI 4). */
+    int landlock_network;
+    /* 1 if Landlock also scopes abstract Unix sockets and signals (ABI 6). */
+    int landlock_scoped;
+    /* What the kernel lacked, as "; "-separated phrases. */
+    char missing[512];
+} wh_sandbox_status;
+
+/* Confines this process for good: no_new_privs, then a Landlock ruleset
+ * (reads only under `read_paths`, reads and writes only under `data_dir`,
+ * no TCP), then a seccomp filter (no sockets but AF_UNIX, no new programs or
+ * processes, no tracing; writes to files are checked and a write outside
+ * `data_dir` is reported as a violation). `data_dir` must be an absolute,
+ * canonical path. Whatever the kernel lacks is skipped and named in
+ * `status->missing`. Returns 0, or -1 if nothing at all could be applied. */
+int wh_shim_sandbox_apply(const char *data_dir, const char *const *read_paths, int read_count,
+                          int report_fd, wh_sandbox_status *status);
+
+#endif

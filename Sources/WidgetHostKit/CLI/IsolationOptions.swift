@@ -1,0 +1,16 @@
+/// How `launch` and the home screen choose where plugins run.
+extension WidgetHostCLI {
+    /// The configuration's isolation settings, with `--isolate` forcing
+    /// isolation on.
+    func isolationSettings(_ arguments: Arguments, config: HostConfig) throws(IsolationConfigError) -> IsolationSettings {
+        var settings = try IsolationSettings(config: config)
+        if arguments.has("--isolate") { settings.mode = .always }
+        settings.allowInsecure = arguments.has("--allow-insecure")
+        return settings
+    }
+
+    func launcher(for settings: IsolationSettings) -> WidgetLauncher {
+        guard settings.mode == .always else { return launchInProcess }
+        return IsolatedLauncher(executable: executable, settings: settings, environment: environment).launcher
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+import PluginABI
+
+/// What a plugin file says about itself, read without loading it: its
+/// manifest, and the first problem with the file, if any. It depends only
+/// on the file's bytes, so it can be cached by the file's identity.
+struct FileContents: Sendable {
+    let manifest: Manifest?
+    let problem: String?
+
+    init(path: String, availableServices: Set<String>) {
+        var manifest: Manifest?
+        problem = Self.read(path, availableServices, &manifest)
+        self.manifest = manifest
+    }
+
+    private static func read(_ path: String, _ availableServices: Set<String>, _ manifest: inout Manifest?) -> String? {
+        let image: ELFImage
+        do {
+            image = try ELFImage(path: path, manifestSection: WH_MANIFEST_SECTION, entrySymbol: WH_ENTRY_SYMBOL,
+                                 maxManifestBytes: Int(WH_MANIFEST_MAX_BYTES))
+        } catch {
+            return error.description
+        }
+        guard let bytes = image.manifest else { return "no \(WH_MANIFEST_SECTION) section: not a WidgetHost plugin" }
+        let parsed: Manifest
+        do { parsed = try Manifest(bytes: bytes) } catch { return error.description }
+        manifest = parsed
+        if let incompatibility = parsed.abi.incompatibility { return incompatibility }
+        guard image.exportsEntry else { return "does not export the entry symbol \(WH_ENTRY_SYMBOL)" }
+        if let missing = parsed.requiredServices.first(where: { !availableServices.contains($0) }) {
+            return "requires service \(missing), which this host does not provide"
+        }
+        return nil
+    }
+}
+
+/// Which version of a file this is: a change to its bytes, or its
+/// replacement by another file, changes at least one of these.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64, inode: UInt64, size: Int64
+    let modified: Int64, changed: Int64
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        changed = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
+    }
+}

@@ -1,0 +1,156 @@
+/// One message between the host and an isolated plugin's process.
+///
+/// On the wire: a 9-byte header (payload length as u32 little-endian, the
+/// kind as u8, the request id as u32 little-endian), then the payload: a u32
+/// little-endian length, that many bytes of UTF-8 JSON (the message's
+/// fields), and the rest as raw bytes (a rendered view, a value to store).
+/// Raw bytes stay raw, so a 4 MiB view is not escaped into a JSON string.
+///
+/// Neither side trusts the other's lengths: a frame whose header announces
+/// more than `maxPayloadBytes` is refused before anything is read into
+/// memory, in both directions.
+public struct Frame: Equatable, Sendable {
+    public enum Kind: UInt8, Sendable, CaseIterable {
+        /// Child to host, first: the protocol version and the sandbox it got.
+        case hello = 1
+        /// Host to child: create, render, action, event or destroy.
+        case call = 2
+        /// Child to host: the answer to a call, with the same id.
+        case result = 3
+        /// Child to host: a host service call from any of the plugin's threads.
+        case service = 4
+        /// Host to child: the answer to a service call, with the same id.
+        case reply = 5
+        /// Child to host: `request_render`; no answer.
+        case wake = 6
+    }
+
+    public var kind: Kind
+    public var id: UInt32
+    public var fields: JSONValue
+    public var body: [UInt8]
+
+    public init(_ kind: Kind, id: UInt32 = 0, fields: JSONValue = .object([]), body: [UInt8] = []) {
+        self.kind = kind
+        self.id = id
+        self.fields = fields
+        self.body = body
+    }
+
+    /// The protocol this host and its children speak; a child that says
+    /// otherwise in its hello is stopped.
+    public static let protocolVersion = 1
+    public static let headerBytes = 9
+    /// The most a payload may be, either way: a 4 MiB render, a config
+    /// section, an http body or a value to store, with room to spare.
+    public static let maxPayloadBytes = 16 << 20
+
+    public func encoded() -> [UInt8] {
+        let header = Array(fields.serialized.utf8)
+        let payloadCount = 4 + header.count + body.count
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.headerBytes + payloadCount)
+        Self.append(UInt32(payloadCount), to: &bytes)
+        bytes.append(kind.rawValue)
+        Self.append(id, to: &bytes)
+        Self.append(UInt32(header.count), to: &bytes)
+        bytes += header
+        bytes += body
+        return bytes
+    }
+
+    /// Whether this frame would be refused by the other side for its size.
+    public var isTooLarge: Bool {
+        4 + fields.serialized.utf8.count + body.count > Self.maxPayloadBytes
+    }
+
+    static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    static func u32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
+        let start = bytes.startIndex + offset
+        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + $1]) << UInt32(8 * $1) }
+    }
+}
+
+/// Why bytes from the other side are not a valid frame. Every case stops
+/// the conversation: a peer that breaks the protocol cannot be trusted to
+/// frame its next message either.
+public enum FrameError: Error, Equatable, CustomStringConvertible {
+    case tooLarge(announced: UInt64, limit: Int)
+    case unknownKind(UInt8)
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case let .tooLarge(announced, limit): "sent a message of \(announced) bytes; the limit is \(limit)"
+        case let .unknownKind(kind): "sent a message of unknown kind \(kind)"
+        case let .malformed(reason): "sent a malformed message: \(reason)"
+        }
+    }
+}
+
+/// Cuts a byte stream into frames as bytes arrive, refusing an oversized
+/// frame as soon as its header is in, before its payload is buffered.
+public struct FrameDecoder: Sendable {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    public let limit: Int
+
+    public init(limit: Int = Frame.maxPayloadBytes) {
+        self.limit = limit
+    }
+
+    /// Bytes held that do not yet make a whole frame.
+    public var pendingBytes: Int { buffer.count - start }
+
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete frame, nil if more bytes are needed.
+    public mutating func next() throws(FrameError) -> Frame? {
+        let available = buffer[start...]
+        guard available.count >= Frame.headerBytes else { return compact(nil) }
+        let length = Frame.u32(available, at: 0)
+        guard length <= UInt32(limit) else { throw .tooLarge(announced: UInt64(length), limit: limit) }
+        guard let kind = Frame.Kind(rawValue: available[available.startIndex + 4]) else {
+            throw .unknownKind(available[available.startIndex + 4])
+        }
+        let id = Frame.u32(available, at: 5)
+        let total = Frame.headerBytes + Int(length)
+        guard available.count >= total else { return compact(nil) }
+        let payload = available[(available.startIndex + Frame.headerBytes)..<(available.startIndex + total)]
+        start += total
+        guard payload.count >= 4 else { throw .malformed("its payload is shorter than its own header") }
+        let headerCount = Int(Frame.u32(payload, at: 0))
+        guard headerCount <= payload.count - 4 else { throw .malformed("its fields run past its end") }
+        let headerBytes = payload[(payload.startIndex + 4)..<(payload.startIndex + 4 + headerCount)]
+        let fields: JSONValue
+        do { fields = try JSONParser.parse(Array(headerBytes)) } catch { throw .malformed("its fields are not JSON: \(error)") }
+        guard fields.isObject else { throw .malformed("its fields are not a JSON object") }
+        let body = Array(payload[(payload.startIndex + 4 + headerCount)...])
+        return compact(Frame(kind, id: id, fields: fields, body: body))
+    }
+
+    /// Drops consumed bytes once they are most of the buffer, so a long
+    /// conversation does not keep every byte it ever received.
+    private mutating func compact(_ frame: Frame?) -> Frame? {
+        if start > 0 && start * 2 >= buffer.count {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        return frame
+    }
+}
+
+extension JSONValue {
+    /// An integer field, when it is a JSON number that fits.
+    var int64: Int64? {
+        guard case let .number(text) = self else { return nil }
+        return Int64(text)
+    }
+
+    static func int(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+}

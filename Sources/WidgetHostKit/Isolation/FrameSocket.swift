@@ -1,0 +1,82 @@
+import Glibc
+
+/// Frames over one end of a stream socket. Whole frames are written under a
+/// lock, so threads may send concurrently without interleaving. Writes use
+/// MSG_NOSIGNAL: a peer that died is an error to handle, not a SIGPIPE that
+/// ends this process.
+final class FrameSocket: Sendable {
+    enum SendOutcome: Equatable {
+        case sent
+        /// The peer stopped reading and the deadline passed.
+        case timedOut
+        /// The peer is gone.
+        case closed
+        /// The frame is over the protocol's limit; nothing was sent.
+        case tooLarge
+    }
+
+    enum ReceiveOutcome: Equatable {
+        case received
+        case wouldBlock
+        case closed
+    }
+
+    let fd: Int32
+    private let writing = Locked(())
+
+    /// `nonBlocking` for the host's end, so that a child that stops reading
+    /// cannot block the host past a deadline.
+    init(fd: Int32, nonBlocking: Bool) {
+        self.fd = fd
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    /// Sends a whole frame; with a `deadline` (monotonic seconds, `Clock.now`)
+    /// it waits for room only until then.
+    func send(_ frame: Frame, deadline: Double? = nil) -> SendOutcome {
+        guard !frame.isTooLarge else { return .tooLarge }
+        let bytes = frame.encoded()
+        return writing.withLock { _ in
+            bytes.withUnsafeBytes { raw -> SendOutcome in
+                var done = 0
+                while done < raw.count {
+                    let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL))
+                    if count > 0 {
+                        done += count
+                        continue
+                    }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
+                    var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
+                    if let deadline, Clock.now >= deadline { return .timedOut }
+                    if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }
+                    if poll.revents & Int16(POLLERR | POLLHUP) != 0 { return .closed }
+                }
+                return .sent
+            }
+        }
+    }
+
+    /// Reads what the socket holds into `decoder`: blocking until something
+    /// arrives on a blocking socket, never on a non-blocking one.
+    func receive(into decoder: inout FrameDecoder) -> ReceiveOutcome {
+        // Not a zeroed array per read: this runs for every frame.
+        withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { chunk in
+            while true {
+                let count = recv(fd, chunk.baseAddress, chunk.count, 0)
+                if count > 0 {
+                    decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                    return .received
+                }
+                if count == 0 { return .closed }
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .closed
+            }
+        }
+    }
+
+    func close() {
+        _ = Glibc.close(fd)
+    }
+}

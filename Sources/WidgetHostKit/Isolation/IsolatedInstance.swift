@@ -1,0 +1,97 @@
+import Glibc
+import PluginABI
+
+/// A widget whose plugin runs in a sandboxed child process of its own
+/// (`PluginHostChild`), driven over a socketpair. To a session it is any
+/// other `WidgetInstance`: the same calls, the same errors, and, when the
+/// process dies or is killed, `WidgetCallError.stopped` with the reason.
+///
+/// Host services reach the plugin through the host-side `PluginContext`,
+/// so its grants are checked here, in the host; bus events wait in that
+/// context's mailbox until `pump()` sends them across.
+public final class IsolatedInstance: WidgetInstance {
+    public let pluginID: PluginID
+    let connection: IsolatedConnection
+
+    /// Why a plugin could not be started in its process.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts `candidate` in a new child: `executable __plugin-host`, then
+    /// the load handshake and `create` there, within the create deadline.
+    /// `onStop` hears of every unexpected end, with its reason.
+    public init(
+        candidate: PluginCandidate, runtime: HostRuntime, executable: String, settings: IsolationSettings,
+        dataDirectory: String, environment: [String: String], onStop: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        guard let manifest = candidate.manifest else { throw StartError(description: "\(candidate.path) has no manifest") }
+        pluginID = manifest.id
+        let arguments = ["--data", dataDirectory, "--memory-mib", String(settings.memoryMiB),
+                         "--cpu-seconds", String(settings.cpuSeconds), candidate.path]
+        let process: PluginProcess
+        do {
+            process = try PluginProcess(executable: executable, arguments: arguments,
+                                        environment: PluginProcess.environment(from: environment, dataDirectory: dataDirectory))
+        } catch {
+            throw StartError(description: "cannot start a process for it: \(error)")
+        }
+        let context = PluginContext(manifest: manifest, runtime: runtime)
+        connection = IsolatedConnection(process: process, context: context, settings: settings, onStop: onStop)
+        let answer: Frame
+        do {
+            answer = try connection.call(.create, [("manifest", manifest.json)])
+        } catch {
+            connection.close()
+            throw error
+        }
+        if let failure = answer.fields["error"]?.string {
+            connection.close()
+            if answer.fields["code"]?.string == "create" { throw WidgetCallError.createFailed }
+            throw StartError(description: failure)
+        }
+    }
+
+    deinit { connection.close() }
+
+    /// The sandbox the child applied, as it reported it.
+    public var sandbox: JSONValue? { connection.sandbox }
+
+    public func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
+        let answer = try connection.call(.render, [("screen", .string(screen)), ("params", .string(params))])
+        if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
+        try check(answer)
+        return answer.body
+    }
+
+    public func handle(action: String, value: String?) throws(WidgetCallError) {
+        try check(try connection.call(.action, [("action", .string(action)), ("value", .optional(value))]))
+    }
+
+    public func onWake(_ handler: @escaping @Sendable () -> Void) {
+        connection.context.onWake(handler)
+    }
+
+    /// Sends the events waiting in the host-side mailbox, in order. A plugin
+    /// that dies on one is reported by the next render.
+    @discardableResult
+    public func pump() -> Int {
+        var count = 0
+        while let event = connection.context.nextEvent() {
+            do {
+                _ = try connection.call(.event, [("topic", .string(event.topic)), ("payload", .string(event.payload))])
+            } catch {
+                break
+            }
+            count += 1
+        }
+        return count
+    }
+
+    private func check(_ answer: Frame) throws(WidgetCallError) {
+        guard let status = answer.fields["status"]?.int64 else {
+            throw .stopped(connection.stop("broke the protocol: an answer without a status"))
+        }
+        guard status == Int64(WH_OK.rawValue) else { throw .status(UInt32(truncatingIfNeeded: status)) }
+    }
+}

@@ -1,0 +1,86 @@
+/// How isolated plugins run: whether at all, how long each call may take,
+/// and the limits of their processes. From the configuration's "host"
+/// object, overridden by `--isolate`:
+///
+///     { "host": { "isolation": "always",
+///                 "deadlines": { "create": 10, "render": 5, "action": 5, "event": 5 },
+///                 "limits": { "memoryMiB": 1024, "cpuSeconds": 120 } } }
+public struct IsolationSettings: Sendable, Equatable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Plugins load into the host's own process (fast, unprotected).
+        case never
+        /// Each plugin runs in a sandboxed child process of its own.
+        case always
+    }
+
+    /// The calls into a plugin that have a deadline.
+    public enum Call: String, Sendable, CaseIterable {
+        case create, render, action, event, destroy
+    }
+
+    public var mode: Mode = .never
+    /// Seconds each call may take before the plugin is killed.
+    public var deadlines: [Call: Double] = [.create: 10, .render: 5, .action: 5, .event: 5, .destroy: 2]
+    /// The child's address space (RLIMIT_AS), in MiB. The Swift runtime
+    /// alone maps about 100 MiB, so the default of 1024 refuses any single
+    /// allocation of 1 GiB.
+    public var memoryMiB = 1024
+    /// The child's CPU time over its life (RLIMIT_CPU), in seconds; a
+    /// restart starts it afresh.
+    public var cpuSeconds = 120
+    /// The most bus events a plugin may publish in one second before it is
+    /// stopped for flooding; no widget needs anywhere near this many.
+    public var maxEventsPerSecond = 1000
+    /// The most service calls of any kind per second.
+    public var maxServiceCallsPerSecond = 20_000
+    /// Load plugins from files others can write (`--allow-insecure`).
+    public var allowInsecure = false
+
+    public init() {}
+
+    public func deadline(_ call: Call) -> Double { deadlines[call] ?? 5 }
+
+    /// The settings the configuration gives; a bad value is an error that
+    /// names its key.
+    public init(config: HostConfig) throws(IsolationConfigError) {
+        self.init()
+        if let value = config.hostSetting("isolation") {
+            guard let text = value.string, let mode = Mode(rawValue: text) else {
+                throw IsolationConfigError("host.isolation must be \"never\" or \"always\", not \(value.serialized)")
+            }
+            self.mode = mode
+        }
+        if let value = config.hostSetting("deadlines") {
+            guard case let .object(members) = value else { throw IsolationConfigError("host.deadlines must be an object of seconds per call") }
+            for (key, seconds) in members {
+                guard let call = Call(rawValue: key) else {
+                    throw IsolationConfigError("host.deadlines has no call \"\(key)\"; use \(Call.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                deadlines[call] = try Self.number(seconds, "host.deadlines.\(key)", range: 0.05...3600)
+            }
+        }
+        if let value = config.hostSetting("limits") {
+            guard case let .object(members) = value else { throw IsolationConfigError("host.limits must be an object") }
+            for (key, limit) in members {
+                switch key {
+                case "memoryMiB": memoryMiB = Int(try Self.number(limit, "host.limits.memoryMiB", range: 64...1_048_576))
+                case "cpuSeconds": cpuSeconds = Int(try Self.number(limit, "host.limits.cpuSeconds", range: 1...1_000_000))
+                case "eventsPerSecond": maxEventsPerSecond = Int(try Self.number(limit, "host.limits.eventsPerSecond", range: 1...1_000_000))
+                default: throw IsolationConfigError("host.limits has no limit \"\(key)\"; use memoryMiB, cpuSeconds, eventsPerSecond")
+                }
+            }
+        }
+    }
+
+    private static func number(_ value: JSONValue, _ key: String, range: ClosedRange<Double>) throws(IsolationConfigError) -> Double {
+        guard case let .number(text) = value, let number = Double(text), range.contains(number) else {
+            throw IsolationConfigError("\(key) must be a number from \(range.lowerBound.formatted1) to \(range.upperBound.formatted1), not \(value.serialized)")
+        }
+        return number
+    }
+}
+
+public struct IsolationConfigError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    init(_ message: String) { description = "configuration: " + message }
+}

@@ -1,0 +1,127 @@
+import Glibc
+import HostShim
+
+/// The process an isolated plugin runs in: this same executable, re-run as
+/// `widget-host __plugin-host PATH ...`, in its own process group so that a
+/// kill reaches everything in it.
+///
+/// Its descriptors: 0 is /dev/null; 1 and 2 go to a pipe the host reads
+/// (what the plugin prints is logged, and a Swift "Fatal error" line
+/// explains a crash); 3 is its end of the socketpair the frames travel on;
+/// 4 is the report pipe its signal handlers write to (`host_shim_isolation.h`).
+final class PluginProcess: @unchecked Sendable {
+    static let command = "__plugin-host"
+    static let socketDescriptor: Int32 = 3
+    static let reportDescriptor: Int32 = 4
+
+    let pid: pid_t
+    /// The host's ends, all close-on-exec and non-blocking.
+    let socket: Int32
+    let report: Int32
+    let output: Int32
+    /// Polls readable once the child has exited; -1 on kernels before 5.3.
+    let exitDescriptor: Int32
+
+    init(executable: String, arguments: [String], environment: [String: String]) throws(SystemError) {
+        var sockets: [Int32] = [-1, -1], reportPipe: [Int32] = [-1, -1], outputPipe: [Int32] = [-1, -1]
+        var opened: [Int32] = []
+        defer { opened.forEach { _ = close($0) } }
+        guard wh_shim_socketpair_cloexec(&sockets) == 0 else { throw SystemError(code: errno) }
+        opened += sockets
+        guard wh_shim_pipe_cloexec(&reportPipe) == 0 else { throw SystemError(code: errno) }
+        opened += reportPipe
+        guard wh_shim_pipe_cloexec(&outputPipe) == 0 else { throw SystemError(code: errno) }
+        opened += outputPipe
+        // The child's ends move above the numbers they are dup'ed to, so no
+        // dup2 in the child can land on a source it still needs.
+        func high(_ fd: Int32) throws(SystemError) -> Int32 {
+            let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
+            guard moved >= 0 else { throw SystemError(code: errno) }
+            opened.append(moved)
+            return moved
+        }
+        let childSocket = try high(sockets[1]), childReport = try high(reportPipe[1]), childOutput = try high(outputPipe[1])
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, childOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, childOutput, 2)
+        posix_spawn_file_actions_adddup2(&actions, childSocket, Self.socketDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, childReport, Self.reportDescriptor)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+
+        let argv = ([executable, Self.command] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw SystemError(code: spawned) }
+        self.pid = pid
+        socket = sockets[0]
+        report = reportPipe[0]
+        output = outputPipe[0]
+        opened.removeAll { $0 == sockets[0] || $0 == reportPipe[0] || $0 == outputPipe[0] }
+        for fd in [report, output] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        exitDescriptor = wh_shim_pidfd_open(pid)
+    }
+
+    /// Kills the child and anything it started, at once.
+    func kill() {
+        _ = Glibc.kill(-pid, SIGKILL)
+        _ = Glibc.kill(pid, SIGKILL)
+    }
+
+    /// Waits for the child to end and says how it did.
+    func reap() -> ChildProcess.Termination {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+    }
+
+    /// Whether the child has exited, without reaping it.
+    var hasExited: Bool {
+        if exitDescriptor >= 0 {
+            var poll = pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)
+            return Glibc.poll(&poll, 1, 0) > 0
+        }
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._kill.si_pid != 0
+    }
+
+    /// Closes the pipes and the pidfd once the child is reaped; the socket
+    /// is its `FrameSocket`'s to close, when nothing can send on it any more.
+    func closePipes() {
+        for fd in [report, output, exitDescriptor] where fd >= 0 { _ = close(fd) }
+    }
+
+    /// What the child inherits: only what a plugin may need, so the host's
+    /// environment (tokens, keys) does not reach plugin code.
+    static func environment(from host: [String: String], dataDirectory: String) -> [String: String] {
+        var variables = host.filter { key, _ in
+            ["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "WIDGET_HOST_LOG"].contains(key) || key.hasPrefix("LC_")
+        }
+        variables["TMPDIR"] = dataDirectory
+        variables["WIDGET_HOST_DATA_DIR"] = dataDirectory
+        // A crash is reported by the host; Swift's backtracer would only
+        // spend seconds symbolicating it in a sandbox that cannot run it.
+        variables["SWIFT_BACKTRACE"] = "enable=no"
+        // Each malloc arena reserves 64 MiB of address space, which counts
+        // against RLIMIT_AS; two are plenty for one plugin.
+        variables["MALLOC_ARENA_MAX"] = "2"
+        return variables
+    }
+}

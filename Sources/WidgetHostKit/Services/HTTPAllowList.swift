@@ -1,0 +1,50 @@
+import Foundation
+
+/// The hosts a plugin's manifest lets the http service reach, as Extism's
+/// `allowed_hosts`: `"http": {"hosts": ["api.coinbase.com", "*.kraken.com"]}`.
+/// A pattern is a host name, an IP address, or `*.` and a domain, which
+/// matches the domain's subdomains (not the domain itself); any port.
+/// Names compare without case. A manifest without the field may reach any
+/// host, as plugins built before it could; an empty list reaches none.
+public enum HTTPAllowList {
+    /// Why `pattern` is not a host pattern, or nil if it is.
+    public static func problem(with pattern: String) -> String? {
+        var name = Substring(pattern)
+        if name.hasPrefix("*.") { name = name.dropFirst(2) }
+        if name.hasPrefix("[") && name.hasSuffix("]") && name.count > 2 {
+            return name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } ? nil : "\"\(pattern)\" is not an IPv6 address"
+        }
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard !name.isEmpty, name.count <= 253,
+              labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }) else {
+            return "\"\(pattern)\" is not a host name such as api.example.com or *.example.com"
+        }
+        return nil
+    }
+
+    public static func allows(_ patterns: [String], host: String) -> Bool {
+        let host = host.lowercased()
+        return patterns.contains { pattern in
+            let pattern = pattern.lowercased()
+            if pattern.hasPrefix("*.") { return host.hasSuffix(pattern.dropFirst(1)) }
+            return host == pattern || "[\(host)]" == pattern
+        }
+    }
+
+    /// Why the plugin may not GET `url`, or nil if it may.
+    static func denial(of url: String, for manifest: Manifest, log: HostLog) -> String? {
+        guard let hosts = manifest.httpHosts else {
+            if undeclared.withLock({ $0.insert(manifest.id.value).inserted }) {
+                log.log(.info, manifest.id.value, "its manifest declares no http.hosts, so any host is allowed")
+            }
+            return nil
+        }
+        // An unparsable URL is the http client's to refuse, with its own reason.
+        guard let host = URL(string: url)?.host, !host.isEmpty else { return nil }
+        guard !allows(hosts, host: host) else { return nil }
+        let declared = hosts.isEmpty ? "none" : hosts.joined(separator: ", ")
+        return "denied GET \(url): \(host) is not among the hosts its manifest declares (\(declared))"
+    }
+
+    private static let undeclared = Locked<Set<String>>([])
+}

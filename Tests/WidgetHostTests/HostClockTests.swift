@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import WidgetHostKit
+
+@Suite("ISO 8601 and the host clock")
+struct HostClockTests {
+    // Expected values computed independently with `date -u -d TEXT +%s`.
+    @Test("UTC instants convert to Unix milliseconds",
+          arguments: [
+              ("1970-01-01T00:00:00Z", Int64(0)),
+              ("2026-05-01T09:30:00Z", 1_777_627_800_000),
+              ("2024-02-29T23:59:59Z", 1_709_251_199_000),          // leap year
+              ("2000-02-29T12:00:00Z", 951_825_600_000),            // divisible by 400: leap
+              ("1969-12-31T23:59:59Z", -1000),                      // before the epoch
+              ("1900-03-01T00:00:00Z", -2_203_891_200_000),
+              ("2100-02-28T00:00:00Z", 4_107_456_000_000),
+              ("2026-12-31T23:59:59Z", 1_798_761_599_000),
+              ("9999-12-31T23:59:59Z", 253_402_300_799_000),
+              ("0001-01-01T00:00:00Z", -62_135_596_800_000),
+              ("2026-05-01t09:30:00z", 1_777_627_800_000),          // lowercase t and z
+          ])
+    func utc(text: String, expected: Int64) {
+        #expect(ISO8601.milliseconds(from: text) == expected)
+    }
+
+    @Test("offsets: +02:00 and -05:30 name the same instant as Z",
+          arguments: [
+              "2026-05-01T09:30:00Z", "2026-05-01T11:30:00+02:00", "2026-05-01T04:00:00-05:30",
+              "2026-05-01T09:30:00+00:00", "2026-05-01T09:30:00-00:00", "2026-05-02T00:15:00+14:45",
+              "2026-04-30T21:30:00-12:00", "2026-05-01T15:00:00+05:30",
+          ])
+    func offsets(text: String) {
+        #expect(ISO8601.milliseconds(from: text) == 1_777_627_800_000)
+    }
+
+    @Test("an offset can carry an instant across a day, month and year boundary")
+    func offsetAcrossYear() {
+        let newYear2027: Int64 = 1_798_761_600_000   // 2027-01-01T00:00:00Z
+        let elevenPM: Int64 = newYear2027 - 3_600_000  // 2026-12-31T23:00:00Z
+        #expect(ISO8601.milliseconds(from: "2027-01-01T01:00:00+02:00") == elevenPM)
+        #expect(ISO8601.milliseconds(from: "2026-12-31T19:00:00-05:00") == newYear2027)
+    }
+
+    @Test("fractional seconds: milliseconds kept, finer digits truncated",
+          arguments: [
+              ("2026-05-01T09:30:00.5Z", Int64(500)),
+              ("2026-05-01T09:30:00.05Z", 50),
+              ("2026-05-01T09:30:00.123Z", 123),
+              ("2026-05-01T09:30:00.1239Z", 123),
+              ("2026-05-01T09:30:00.999999999Z", 999),
+              ("2026-05-01T09:30:00.000Z", 0),
+              ("2026-05-01T11:30:00.250+02:00", 250),
+          ])
+    func fractions(text: String, extra: Int64) {
+        #expect(ISO8601.milliseconds(from: text) == 1_777_627_800_000 + extra)
+    }
+
+    @Test("fractional seconds before the epoch")
+    func fractionBeforeEpoch() {
+        #expect(ISO8601.milliseconds(from: "1969-12-31T23:59:59.500Z") == -500)
+    }
+
+    @Test("invalid dates, times and formats give nil",
+          arguments: [
+              "2026-02-30T00:00:00Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+              "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-32T00:00:00Z",
+              "2026-05-01T24:00:00Z", "2026-05-01T23:60:00Z", "2026-05-01T23:59:60Z",
+              "2026-05-01T09:30:00", "2026-05-01T09:30:00.5", "2026-05-01", "2026-05-01T09:30Z", "09:30:00Z",
+              "2026-05-01 09:30:00Z", "2026-5-01T09:30:00Z", "2026-05-1T09:30:00Z", "26-05-01T09:30:00Z",
+              "2026/05/01T09:30:00Z", "2026-05-01T09-30-00Z", "2026-05-01T09:30:00.Z", "2026-05-01T09:30:00,5Z",
+              "2026-05-01T09:30:00+0200", "2026-05-01T09:30:00+02", "2026-05-01T09:30:00+2:00",
+              "2026-05-01T09:30:00+24:00", "2026-05-01T09:30:00+02:60", "2026-05-01T09:30:00Z ", " 2026-05-01T09:30:00Z",
+              "2026-05-01T09:30:00ZZ", "2026-05-01T09:30:00Z+02:00", "2026-05-01T09:30:00+02:00Z", "",
+              "x026-05-01T09:30:00Z", "2026-05-01T09:30:00\u{FF3A}", "\u{FF12}026-05-01T09:30:00Z",
+          ])
+    func invalid(text: String) {
+        #expect(ISO8601.milliseconds(from: text) == nil)
+    }
+
+    @Test("HostClock(startingAt:) starts at the given instant and moves forward")
+    func clockOverride() throws {
+        let start = try #require(ISO8601.milliseconds(from: "2026-05-01T09:30:00Z"))
+        let clock = HostClock(startingAt: start)
+        let first = clock.nowMilliseconds
+        let second = clock.nowMilliseconds
+        #expect(first >= start)
+        #expect(first < start + 3_600_000, "the override must be applied (an hour is a sanity bound, not a timing test)")
+        #expect(second >= first)
+
+        let past = HostClock(startingAt: -86_400_000)
+        #expect(past.nowMilliseconds < 0)
+    }
+
+    @Test("HostClock() follows the system clock")
+    func systemClock() {
+        let system = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = HostClock().nowMilliseconds
+        #expect(abs(now - system) < 3_600_000, "within an hour of Foundation's clock (a sanity bound)")
+    }
+}

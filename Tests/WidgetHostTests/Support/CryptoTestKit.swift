@@ -1,0 +1,266 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import WidgetHostKit
+
+/// Fake price APIs on loopback for the Crypto widget's tests: one
+/// LoopbackHTTPServer whose every path answers with its own scripted
+/// replies, in turn, the last one repeating. Paths can also be held shut
+/// (a gate) until the test lets their answer go.
+final class CryptoMarket: Sendable {
+    typealias Reply = LoopbackHTTPServer.Reply
+
+    /// The real APIs' response shapes, abridged only of fields the widget ignores.
+    static let coincapBody = #"{"data":{"id":"bitcoin","rank":"1","symbol":"BTC","name":"Bitcoin","priceUsd":"43210.5512345678901234","changePercent24Hr":"-0.8123"},"timestamp":1777627800000}"#
+    static let coinbaseBody = #"{"data":{"amount":"43215.01","base":"BTC","currency":"USD"}}"#
+    static let krakenBody = #"{"error":[],"result":{"XXBTZUSD":{"a":["43206.00000","1","1.000"],"b":["43205.00000","2","2.000"],"c":["43205.10000","0.00150000"],"v":["1000.1","2000.2"],"p":["43100.1","43000.2"],"t":[1000,2000],"l":["42000.0","41000.0"],"h":["44000.0","44500.0"],"o":"43010.00000"}}}"#
+    static let binanceBody = #"{"symbol":"BTCUSDT","price":"43230.55000000"}"#
+
+    static let pricePath = "/v2/assets/bitcoin"
+    static let coinbasePath = "/v2/prices/BTC-USD/spot"
+    static let krakenPath = "/0/public/Ticker"
+    static let binancePath = "/api/v3/ticker/price"
+
+    let server: LoopbackHTTPServer
+    private let script: Script
+
+    /// Every path with its real API's good answer, changed by `replies`.
+    init(_ replies: [String: [Reply]] = [:]) throws {
+        var all: [String: [Reply]] = [
+            Self.pricePath: [.ok(Self.coincapBody)], Self.coinbasePath: [.ok(Self.coinbaseBody)],
+            Self.krakenPath: [.ok(Self.krakenBody)], Self.binancePath: [.ok(Self.binanceBody)],
+        ]
+        all.merge(replies) { _, new in new }
+        let script = Script(all)
+        self.script = script
+        server = try LoopbackHTTPServer { request in script.next(for: request.path) }
+    }
+
+    deinit {
+        script.openAllGates()
+        server.stop()
+    }
+
+    func url(_ pathAndQuery: String) -> String { server.url(pathAndQuery) }
+
+    /// `--set` for each of the widget's endpoints, pointing here, with the
+    /// real APIs' queries; and an automatic refresh too slow to happen in a
+    /// scripted run, so that the requests a test counts are its own.
+    var arguments: [String] { arguments(refreshSeconds: 3600) }
+
+    func arguments(refreshSeconds: Int) -> [String] {
+        ["--set", "crypto.priceURL=" + url(Self.pricePath),
+         "--set", "crypto.coinbaseURL=" + url(Self.coinbasePath),
+         "--set", "crypto.krakenURL=" + url(Self.krakenPath + "?pair=XBTUSD"),
+         "--set", "crypto.binanceURL=" + url(Self.binancePath + "?symbol=BTCUSDT"),
+         "--set", "crypto.refreshSeconds=\(refreshSeconds)"]
+    }
+
+    /// How many requests `path` has had.
+    func requests(_ path: String) -> Int { server.requests.filter { $0.path == path }.count }
+
+    /// Replaces what `path` answers from now on.
+    func script(_ path: String, _ replies: [Reply]) { script.set(path, replies) }
+
+    /// Holds `path`'s answers until `open(path)`; a request waits meanwhile.
+    func close(_ path: String) { script.close(path) }
+    func open(_ path: String) { script.open(path) }
+
+    /// The replies, shared by the test and the server's threads.
+    private final class Script: @unchecked Sendable {   // @unchecked: DispatchSemaphore is thread-safe
+        private let replies: Mutex<[String: [Reply]]>
+        private let gates = Mutex<[String: DispatchSemaphore]>([:])
+
+        init(_ replies: [String: [Reply]]) { self.replies = Mutex(replies) }
+
+        func next(for path: String) -> Reply {
+            if let gate = gates.withLock({ $0[path] }) {
+                // Bounded, so a test that forgets to open cannot hang the server.
+                _ = gate.wait(timeout: .now() + 60)
+                gate.signal()
+            }
+            return replies.withLock { replies in
+                guard var queue = replies[path], !queue.isEmpty else { return .response(status: 404, body: "no route for \(path)") }
+                let reply = queue.count > 1 ? queue.removeFirst() : queue[0]
+                replies[path] = queue
+                return reply
+            }
+        }
+
+        func set(_ path: String, _ queue: [Reply]) { replies.withLock { $0[path] = queue } }
+        func close(_ path: String) { gates.withLock { $0[path] = DispatchSemaphore(value: 0) } }
+        func open(_ path: String) { gates.withLock { $0.removeValue(forKey: path) }?.signal() }
+        func openAllGates() { gates.withLock { gates in defer { gates.removeAll() }; return Array(gates.values) }.forEach { $0.signal() } }
+    }
+}
+
+/// Running `widget-host` for the Crypto tests. Every run has its HTTP(S)
+/// proxy set to a closed loopback port, with only 127.0.0.1 exempt: a request
+/// that would leave the machine (the widget's real default endpoints) is
+/// refused at once, as on a machine with no network, and a test can never
+/// reach the internet.
+enum CryptoHost {
+    static let environment: [String: String] = {
+        let nowhere = (try? LoopbackHTTPServer.closedPortURL("")) ?? "http://127.0.0.1:1"
+        return ["http_proxy": nowhere, "https_proxy": nowhere, "HTTP_PROXY": nowhere, "HTTPS_PROXY": nowhere,
+                "no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1", "NO_COLOR": "1"]
+    }()
+
+    static func run(_ arguments: [String], timeout: Double = 60) throws -> TestSupport.HostRun {
+        try TestSupport.runHost(arguments, environment: environment, timeout: timeout)
+    }
+
+    /// `launch crypto --format json` with `arguments`, read back. The clock
+    /// starts at a known day so that "Updated" lines can be checked.
+    static func screen(_ arguments: [String], status: Int32 = 0) throws -> CryptoScreen {
+        let run = try run(["launch", "crypto", "--format", "json", "--now", CryptoScreen.day + "T09:30:00Z"] + arguments)
+        guard run.status == status else { throw TestSupport.Failure("expected exit status \(status): \(run)") }
+        return try CryptoScreen(run)
+    }
+}
+
+/// One screen of the widget from `launch --format json`, taken apart.
+struct CryptoScreen: CustomStringConvertible {
+    static let day = "2026-05-01"
+
+    let run: TestSupport.HostRun
+    let json: JSONValue
+
+    init(_ run: TestSupport.HostRun) throws {
+        self.run = run
+        do { json = try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
+    }
+
+    var description: String { run.description }
+
+    var screen: String? { json["screen"]?.string }
+    var stack: [String] { json["stack"]?.array?.compactMap { $0["screen"]?.string } ?? [] }
+    var params: JSONValue? { json["stack"]?.array?.last?["params"] }
+    var error: String? { json["error"]?.string }
+
+    /// Every node of the view, depth first.
+    var nodes: [JSONValue] {
+        func walk(_ node: JSONValue) -> [JSONValue] { [node] + (node["children"]?.array ?? []).flatMap(walk) }
+        return json["view"].map(walk) ?? []
+    }
+
+    var texts: [String] { nodes.filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string } }
+    var badges: [String] { nodes.filter { $0["kind"]?.string == "badge" }.compactMap { $0["text"]?.string } }
+    var isLoading: Bool { nodes.contains { $0["kind"]?.string == "progress" && $0["value"] == .null } }
+
+    /// The headline price, shown in the positive colour when current.
+    var price: String? {
+        nodes.first { $0["kind"]?.string == "text" && $0["style"]?.string == "headline" && $0["color"]?.string == "positive" }?["text"]?.string
+    }
+
+    /// "Price unavailable" with its code (the badge) and reason (the next text).
+    var unavailable: (code: String, reason: String)? {
+        let children = nodes
+        guard let index = children.firstIndex(where: { $0["text"]?.string == "Price unavailable" }),
+              index + 2 < children.count, let code = children[index + 1]["text"]?.string,
+              let reason = children[index + 2]["text"]?.string else { return nil }
+        return (code, reason)
+    }
+
+    struct Row: Equatable, CustomStringConvertible {
+        let id: String, title: String, detail: String?, badge: String?
+        var description: String { "\(id): \(title) | \(detail ?? "-") | \(badge ?? "-")" }
+    }
+
+    var rows: [Row] {
+        nodes.filter { $0["kind"]?.string == "list" }.flatMap { $0["rows"]?.array ?? [] }.map {
+            Row(id: $0["id"]?.string ?? "", title: $0["title"]?.string ?? "", detail: $0["detail"]?.string, badge: $0["badge"]?.string)
+        }
+    }
+
+    func row(_ id: String) -> Row? { rows.first { $0.id == id } }
+
+    struct Action: Equatable, CustomStringConvertible {
+        let title: String, action: String, value: String?
+        var description: String { "\(title) -> \(action)\(value.map { "=\($0)" } ?? "")" }
+    }
+
+    var actions: [Action] {
+        json["actions"]?.array?.map { Action(title: $0["title"]?.string ?? "", action: $0["action"]?.string ?? "", value: $0["value"]?.string) } ?? []
+    }
+
+    /// The bus events `--trace-events` printed, as (topic, payload).
+    var events: [(topic: String, payload: JSONValue)] {
+        run.stderr.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("event "), let event = try? JSONParser.parse(String(line.dropFirst(6))),
+                  let topic = event["topic"]?.string else { return nil }
+            return (topic, event["payload"] ?? .null)
+        }
+    }
+}
+
+/// An interactive `widget-host launch` in a detached tmux session on a
+/// private server (`tmux -L`), read with `capture-pane` and driven with
+/// `send-keys`. Every wait polls a bounded number of times.
+final class CryptoTmux {
+    let socket = "crypto-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    private let tmux: String
+    private var socketPath: String?
+    private var killed = false
+
+    static var tmuxPath: String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.map { "\($0)/tmux" }.first { access($0, X_OK) == 0 }
+    }
+
+    /// Starts `command` (argv, run without a shell's word splitting) in an 80x30 terminal.
+    init(_ command: [String], environment: [String: String]) throws {
+        guard let tmux = Self.tmuxPath else { throw TestSupport.Failure("no tmux on PATH") }
+        self.tmux = tmux
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let line = (["exec", "env", "-i"] + variables + command).map(Self.quote).joined(separator: " ")
+        try self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "30", line])
+        socketPath = try? self.tmux(["display-message", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Keep the pane after the program exits, so its last screen and exit can be read.
+        try self.tmux(["set-option", "-g", "remain-on-exit", "on"])
+    }
+
+    deinit { kill() }
+
+    func kill() {
+        guard !killed else { return }
+        killed = true
+        _ = try? tmux(["kill-server"])
+        // The server leaves its socket behind.
+        if let socketPath, !socketPath.isEmpty { unlink(socketPath) }
+    }
+
+    func capture() throws -> String { try tmux(["capture-pane", "-p"]) }
+
+    func send(_ keys: String) throws { try tmux(["send-keys", "-l", keys]) }
+
+    /// Whether the program in the pane has exited.
+    func exited() throws -> Bool { try tmux(["display-message", "-p", "#{pane_dead}"]).hasPrefix("1") }
+
+    /// Polls the screen until `condition` holds; throws with the last screen
+    /// if it never does within `attempts` polls 50 ms apart.
+    @discardableResult
+    func waitFor(_ what: String, attempts: Int = 400, _ condition: (String) throws -> Bool) throws -> String {
+        var screen = ""
+        for _ in 0..<attempts {
+            screen = try capture()
+            if try condition(screen) { return screen }
+            usleep(50_000)
+        }
+        throw TestSupport.Failure("the screen never showed \(what); last screen:\n\(screen)")
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try ChildProcess.run([tmux, "-L", socket] + arguments, timeout: 20)
+        guard result.termination == .exited(0) else {
+            throw TestSupport.Failure("tmux \(arguments.joined(separator: " ")): \(result.termination) "
+                + String(decoding: result.standardError, as: UTF8.self))
+        }
+        return String(decoding: result.standardOutput, as: UTF8.self)
+    }
+
+    private static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WidgetHostKit
+
+/// Plugins, homes and terminals for the isolation tests.
+enum IsolationTestKit {
+    // MARK: The hostile corpus
+
+    /// One misbehaviour of Tests/Fixtures/plugins/hostile.c: its -D switch,
+    /// and what the host must say about it.
+    struct HostileCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let defines: [String]
+        /// A phrase the reason must contain.
+        let reason: String
+        /// Whether the plugin is stopped (its process gone), rather than one
+        /// call failing or the plugin refused at load.
+        let stops: Bool
+
+        var testDescription: String { name }
+    }
+
+    /// Where the write-outside case tries to write: outside every data
+    /// directory, and unique to this test run.
+    static let escapePath: String = FileManager.default.temporaryDirectory.path + "/widget-host-escape-\(getpid())"
+
+    /// The issue's corpus, each case with its specific reason.
+    static let hostileCases: [HostileCase] = [
+        HostileCase(name: "crash-in-render", defines: ["-DCRASH_IN_RENDER"], reason: "SIGSEGV during render", stops: true),
+        HostileCase(name: "abort-in-render", defines: ["-DABORT_IN_RENDER"], reason: "SIGABRT during render", stops: true),
+        HostileCase(name: "exit-in-render", defines: ["-DEXIT_IN_RENDER"], reason: "exited with status 0 during render", stops: true),
+        HostileCase(name: "loop-in-render", defines: ["-DLOOP_IN_RENDER"], reason: "timed out in render after 1s", stops: true),
+        HostileCase(name: "allocate-in-render", defines: ["-DALLOCATE_IN_RENDER"],
+                    reason: "out of memory during render: an allocation failed against the 1024 MiB limit", stops: true),
+        HostileCase(name: "connect-in-render", defines: ["-DCONNECT_IN_RENDER"],
+                    reason: "tried to open a network socket (socket(AF_INET, SOCK_STREAM))", stops: true),
+        HostileCase(name: "write-outside-in-render", defines: ["-DWRITE_OUTSIDE_IN_RENDER", "-DESCAPE_PATH=\"\(escapePath)\""],
+                    reason: "tried to write \(escapePath) outside its data directory", stops: true),
+        HostileCase(name: "flood-in-render", defines: ["-DFLOOD_IN_RENDER"],
+                    reason: "flooded the bus: more than 1000 events in a second", stops: true),
+        HostileCase(name: "oversized-render", defines: ["-DOVERSIZED_RENDER"],
+                    reason: "the plugin wrote more than \(PluginInstance.maxRenderBytes) bytes", stops: false),
+        HostileCase(name: "forge-frame", defines: ["-DFORGE_FRAME"],
+                    reason: "broke the protocol: sent a message of 1073741824 bytes; the limit is \(Frame.maxPayloadBytes)", stops: true),
+        HostileCase(name: "lying-descriptor", defines: ["-DLYING_DESCRIPTOR"],
+                    reason: "descriptor says it is 4294967280 bytes", stops: false),
+    ]
+
+    /// A directory holding one variant of hostile.c as hostile.so, and the
+    /// calm hello.c as hello.so: "the host still serves another widget".
+    static func hostileDirectory(_ name: String, defines: [String]) throws -> String {
+        let directory = try TestSupport.makeTemporaryDirectory("hostile-\(name)")
+        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/hostile.c", flags: ["-pthread"] + defines,
+                                 output: directory + "/hostile.so")
+        try TestSupport.copy(try hello.get(), to: directory + "/hello.so")
+        return directory
+    }
+
+    /// hello.c, compiled once.
+    static let hello = Result { () throws -> String in
+        let path = try TestSupport.makeTemporaryDirectory("hello") + "/hello.so"
+        try TestSupport.compileHello(output: path)
+        return path
+    }
+
+    /// A plugin's candidate as discovery makes it.
+    static func candidate(_ path: String) throws -> PluginCandidate {
+        let candidate = Discovery(availableServices: Set(ServiceTable.all.map(\.id))).inspect(path: path)
+        guard candidate.status == .ok else { throw TestSupport.Failure("\(path): \(candidate.status)") }
+        return candidate
+    }
+
+    // MARK: Homes
+
+    /// A fresh home for one test: its own data (plugin data directories),
+    /// state (the quarantine file) and config directories.
+    struct Home {
+        let root: String
+
+        init() throws {
+            root = try TestSupport.makeTemporaryDirectory("isolation-home")
+        }
+
+        var environment: [String: String] {
+            var variables = ["HOME": root, "XDG_DATA_HOME": root + "/data", "XDG_CONFIG_HOME": root + "/config",
+                             "XDG_STATE_HOME": root + "/state"]
+            for name in ["PATH", "LD_LIBRARY_PATH"] {
+                if let value = ProcessInfo.processInfo.environment[name] { variables[name] = value }
+            }
+            return variables
+        }
+
+        /// A config file with these "host" settings.
+        func config(_ host: String) throws -> String {
+            let path = root + "/config.json"
+            try TestSupport.write(Array("{\"host\": \(host)}".utf8), to: path)
+            return path
+        }
+
+        func run(_ arguments: [String], timeout: Double = 60) throws -> TestSupport.HostRun {
+            try TestSupport.runHost(arguments, environment: environment, timeout: timeout)
+        }
+
+        /// An isolated launcher that runs the built `widget-host` as its children.
+        func launcher(_ configure: (inout IsolationSettings) -> Void = { _ in }) -> IsolatedLauncher {
+            var settings = IsolationSettings()
+            settings.mode = .always
+            configure(&settings)
+            return IsolatedLauncher(executable: TestSupport.widgetHost, settings: settings, environment: environment)
+        }
+
+        func runtime(_ recorder: LogRecorder) -> HostRuntime {
+            HostRuntime(storeDirectory: root + "/data/widget-host/shared", log: HostLog(threshold: .debug, sink: recorder.sink))
+        }
+    }
+
+    /// The JSON `launch --format json` printed.
+    static func screen(_ run: TestSupport.HostRun) throws -> JSONValue {
+        do { return try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
+    }
+
+    /// Polls `condition` up to `attempts` times, 50 ms apart.
+    static func eventually(_ attempts: Int = 200, _ condition: () -> Bool) -> Bool {
+        for _ in 0..<attempts {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+}
+
+/// `widget-host` in a detached tmux session on a private server, for the
+/// interactive tests: `r` restarts, plugins appear and reload live.
+final class IsolationTerminal {
+    let socket = "isolation-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    private let tmux: String
+    private var killed = false
+
+    static var tmuxPath: String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.map { "\($0)/tmux" }.first { access($0, X_OK) == 0 }
+    }
+
+    init(_ command: [String], environment: [String: String]) throws {
+        guard let tmux = Self.tmuxPath else { throw TestSupport.Failure("no tmux on PATH") }
+        self.tmux = tmux
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let line = (["exec", "env", "-i"] + variables + command).map(Self.quote).joined(separator: " ")
+        try self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", line])
+        try self.tmux(["set-option", "-g", "remain-on-exit", "on"])
+    }
+
+    deinit { kill() }
+
+    func kill() {
+        guard !killed else { return }
+        killed = true
+        _ = try? tmux(["kill-server"])
+    }
+
+    func send(_ keys: String) throws { try tmux(["send-keys", "-l", keys]) }
+
+    /// Polls the screen until `condition` holds; throws with the last screen otherwise.
+    @discardableResult
+    func waitFor(_ what: String, _ condition: (String) -> Bool) throws -> String {
+        var screen = ""
+        for _ in 0..<300 {
+            screen = try tmux(["capture-pane", "-p"])
+            if condition(screen) { return screen }
+            usleep(50_000)
+        }
+        throw TestSupport.Failure("the screen never showed \(what); last screen:\n\(screen)")
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try ChildProcess.run([tmux, "-L", socket] + arguments, timeout: 20)
+        guard result.termination == .exited(0) else {
+            throw TestSupport.Failure("tmux \(arguments.joined(separator: " ")): \(result.termination) "
+                + String(decoding: result.standardError, as: UTF8.self))
+        }
+        return String(decoding: result.standardOutput, as: UTF8.self)
+    }
+
+    private static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
