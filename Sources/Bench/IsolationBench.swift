@@ -29,19 +29,28 @@ func isolationBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement
         return elapsed
     }
     let isolated = try launcher.launch(candidate, runtime)
-    let render = Measure.perIteration(iterations: n, samples: effort.samples) { _ = try? isolated.render(screen: "main", params: "{}") }
-    let action = Measure.perIteration(iterations: n, samples: effort.samples) { try? isolated.handle(action: "tap", value: nil) }
-
     let plugin = try Loader.load(path: path, manifest: manifest, serviceIDs: runtime.serviceIDs)
     let inProcess = try PluginInstance(plugin: plugin, runtime: runtime)
     let local = Measure.perIteration(iterations: n * 10, samples: effort.samples) { _ = try? inProcess.render(screen: "main") }
 
     // The floor: the render call's and its answer's bytes, bounced off a
-    // process that does nothing else.
+    // process that does nothing else. Its samples alternate with the
+    // isolated calls', so both see the same scheduling (on a small VM a
+    // cross-CPU wake-up can triple either).
     let request = Frame(.call, id: 1, fields: ["call": "render", "screen": "main", "params": "{}"]).encoded().count
     let view = #"{"view":1,"root":{"kind":"text","text":"ok"}}"#
     let reply = Frame(.result, id: 1, fields: ["status": 0, "overflow": false], body: Array(view.utf8)).encoded().count
-    let floor = try PingPong.measure(request: request, reply: reply, iterations: n, samples: effort.samples)
+    let peer = try PingPong(request: request, reply: reply)
+    defer { peer.stop() }
+    var floors: [Double] = [], renders: [Double] = [], actions: [Double] = []
+    _ = try? isolated.render(screen: "main", params: "{}")
+    peer.bounce()
+    for _ in 0..<effort.samples {
+        floors.append(batch(n) { peer.bounce() })
+        renders.append(batch(n) { _ = try? isolated.render(screen: "main", params: "{}") })
+        actions.append(batch(n) { try? isolated.handle(action: "tap", value: nil) })
+    }
+    let floor = Measure.median(floors), render = Measure.median(renders), action = Measure.median(actions)
 
     return [
         Measurement(group: "isolation", name: "socketpair ping-pong, 2 processes (\(request) B out, \(reply) B back)",
@@ -56,44 +65,56 @@ func isolationBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement
     ]
 }
 
+/// Nanoseconds per run of `body`, over `iterations` runs.
+private func batch(_ iterations: Int, _ body: () -> Void) -> Double {
+    let start = Measure.nanoseconds()
+    for _ in 0..<iterations { body() }
+    return Double(Measure.nanoseconds() - start) / Double(iterations)
+}
+
 /// The floor for a call to another process: a peer that answers each
 /// request of `request` bytes with `reply` bytes over a socketpair.
-enum PingPong {
+final class PingPong {
     static let mode = "__pong"
 
-    /// Median nanoseconds per round trip.
-    static func measure(request: Int, reply: Int, iterations: Int, samples: Int) throws -> Double {
+    private let fd: Int32
+    private let peer: pid_t
+    private var out: [UInt8], back: [UInt8]
+
+    init(request: Int, reply: Int) throws {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw BenchError("socketpair: \(errno)") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        defer { close(fds[0]) }
-        let peer = try spawn(socket: fds[1], arguments: [String(request), String(reply)])
+        do {
+            peer = try Self.spawn(socket: fds[1], arguments: [String(request), String(reply)])
+        } catch {
+            close(fds[0]); close(fds[1])
+            throw error
+        }
         close(fds[1])
-        defer {
-            kill(peer, SIGKILL)
-            var status: Int32 = 0
-            waitpid(peer, &status, 0)
-        }
-        var out = [UInt8](repeating: 1, count: request), back = [UInt8](repeating: 0, count: reply)
-        return Measure.perIteration(iterations: iterations, samples: samples) {
-            _ = exchange(fds[0], send: &out, receive: &back)
-        }
+        fd = fds[0]
+        out = [UInt8](repeating: 1, count: request)
+        back = [UInt8](repeating: 0, count: reply)
+    }
+
+    /// One round trip.
+    func bounce() {
+        _ = Self.transfer(fd, &out, writing: true) && Self.transfer(fd, &back, writing: false)
+    }
+
+    func stop() {
+        close(fd)
+        kill(peer, SIGKILL)
+        var status: Int32 = 0
+        waitpid(peer, &status, 0)
     }
 
     /// The peer's side: `widget-host-bench __pong REQUEST REPLY`, on fd 3.
     static func serve(_ arguments: [String]) -> Int32 {
         guard arguments.count == 2, let request = Int(arguments[0]), let reply = Int(arguments[1]) else { return 2 }
         var incoming = [UInt8](repeating: 0, count: request), outgoing = [UInt8](repeating: 2, count: reply)
-        while exchange(3, receive: &incoming, send: &outgoing) {}
+        while transfer(3, &incoming, writing: false) && transfer(3, &outgoing, writing: true) {}
         return 0
-    }
-
-    private static func exchange(_ fd: Int32, send: inout [UInt8], receive: inout [UInt8]) -> Bool {
-        transfer(fd, &send, writing: true) && transfer(fd, &receive, writing: false)
-    }
-
-    private static func exchange(_ fd: Int32, receive: inout [UInt8], send: inout [UInt8]) -> Bool {
-        transfer(fd, &receive, writing: false) && transfer(fd, &send, writing: true)
     }
 
     private static func transfer(_ fd: Int32, _ buffer: inout [UInt8], writing: Bool) -> Bool {

@@ -42,6 +42,7 @@ do {
     rows += try registryBench(effort)
     rows += try memoryBench()
     rows += try startupBench(farm, effort)
+    rows += tripsBench(effort)
     rows += try isolationBench(farm, effort)
     print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
 } catch {

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import WidgetHostKit
+
+/// The benchmark is run here only as a smoke test, with tiny sizes: it must
+/// run every group and produce figures. No test asserts a time.
+@Suite("Benchmark smoke test")
+struct BenchSmokeTests {
+    @Test("widget-host-bench --quick --json measures every group")
+    func quickRun() throws {
+        let bench = TestSupport.productsDirectory + "/widget-host-bench"
+        let run = try ChildProcess.run([bench, "--quick", "--json"], timeout: 600)
+        #expect(run.termination == .exited(0), "\(String(decoding: run.standardError, as: UTF8.self))")
+        let rows = try #require(try JSONParser.parse(run.standardOutput).array)
+        let groups = Set(rows.compactMap { $0["group"]?.string })
+        for group in ["discovery", "load", "abi", "bus", "registry", "memory", "startup", "trips"] {
+            #expect(groups.contains(group), "no \(group) rows in \(groups.sorted())")
+        }
+        // Every row has a finite figure (a difference of two timings may dip
+        // below zero at tiny sizes), and every compared row a ratio.
+        for row in rows {
+            guard case let .number(value)? = row["value"], let figure = Double(value) else {
+                Issue.record("a row without a value: \(row.serialized)")
+                continue
+            }
+            #expect(figure.isFinite, "\(row.serialized)")
+            if row["baseline"] != .null { #expect(row["ratio"] != .null, "\(row.serialized)") }
+        }
+    }
+
+    @Test("an unknown option is a usage error")
+    func unknownOption() throws {
+        let run = try ChildProcess.run([TestSupport.productsDirectory + "/widget-host-bench", "--fast"], timeout: 60)
+        #expect(run.termination == .exited(2))
+        #expect(String(decoding: run.standardError, as: UTF8.self).contains("unknown option --fast"))
+    }
+}
