@@ -34,11 +34,19 @@ struct FileSafety {
     /// system call per plugin.
     mutating func problem(regularFile status: stat, named path: String, inCanonicalDirectory directory: String) -> String? {
         if let problem = judge(status, path, isDirectory: false) { return problem }
-        if let problem = checkDirectory(directory) { return problem }
-        for ancestor in Self.ancestors(of: directory) {
-            if let problem = checkDirectory(ancestor) { return problem }
+        return checkChain(directory)
+    }
+
+    /// A canonical directory and all above it, judged once per directory.
+    private mutating func checkChain(_ directory: String) -> String? {
+        let key = directory + "/*"
+        if let verdict = verdicts[key] { return verdict }
+        var verdict = checkDirectory(directory)
+        for ancestor in Self.ancestors(of: directory) where verdict == nil {
+            verdict = checkDirectory(ancestor)
         }
-        return nil
+        verdicts[key] = verdict
+        return verdict
     }
 
     /// Every directory above `path`, nearest first, ending with "/".

@@ -15,7 +15,14 @@
 /// Factories must resolve their dependencies through the `Resolution` they
 /// are given: it carries the chain for cycle detection and the graph scope.
 public final class Registry: Sendable {
-    private let registrations = Locked<[Key: Registration]>([:])
+    /// Each registration with the instance it holds (application and cached
+    /// scopes), under one lock, so the common resolve takes a single lock.
+    private let table = Locked<[Key: Entry]>([:])
+
+    private struct Entry {
+        let registration: Registration
+        var held: Any?
+    }
 
     public init() {}
 
@@ -28,7 +35,7 @@ public final class Registry: Sendable {
         let registration = Registration(scope: scope, typeName: "\(type)", name: name) { resolution, _ in
             try factory(resolution)
         }
-        registrations.withLock { $0[Key(type, name)] = registration }
+        table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
     }
 
     /// Registers a factory that takes an argument at resolve time. Instances
@@ -44,15 +51,13 @@ public final class Registry: Sendable {
             }
             return try factory(resolution, argument)
         }
-        registrations.withLock { $0[Key(type, name)] = registration }
+        table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
     }
 
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service {
         // The common case, an instance already held by the application or
         // cached scope, needs no resolution graph.
-        if let registration = registration(for: Key(type, name)), let held = registration.held {
-            return held as! Service
-        }
+        if let held = heldInstance(for: Key(type, name)) { return held as! Service }
         return try Resolution(registry: self).resolve(type, name: name)
     }
 
@@ -67,24 +72,40 @@ public final class Registry: Sendable {
     }
 
     public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        registrations.withLock { $0[Key(type, name)] != nil }
+        table.withLock { $0[Key(type, name)] != nil }
     }
 
     /// Drops every instance held by the cached scope; the next resolve makes
     /// a new one. Other scopes are untouched.
     public func resetCached() {
-        for registration in registrations.withLock({ Array($0.values) }) where registration.scope == .cached {
-            registration.store.withLock { $0 = nil }
+        table.withLock { table in
+            for (key, entry) in table where entry.registration.scope == .cached { table[key]?.held = nil }
+        }
+    }
+
+    func heldInstance(for key: Key) -> Any? {
+        table.withLock { $0[key]?.held }
+    }
+
+    /// Keeps `made` as the instance of `registration`, unless a racing
+    /// resolve kept one first (then that one is returned), or the type was
+    /// registered again meanwhile (then `made` is returned and not kept).
+    func keep(_ made: Any, for key: Key, of registration: Registration) -> Any {
+        table.withLock { table in
+            guard let entry = table[key], entry.registration === registration else { return made }
+            if let held = entry.held { return held }
+            table[key]?.held = made
+            return made
         }
     }
 
     func registration(for key: Key) -> Registration? {
-        registrations.withLock { $0[key] }
+        table.withLock { $0[key]?.registration }
     }
 
     /// "Type" or "Type (name: x)", sorted, for error messages.
     func registeredNames() -> [String] {
-        registrations.withLock { $0.values.map(\.displayName) }.sorted()
+        table.withLock { $0.values.map(\.registration.displayName) }.sorted()
     }
 }
 
@@ -140,8 +161,8 @@ final class Registration: Sendable {
     let typeName: String
     let name: String?
     let make: @Sendable (Resolution, Any?) throws -> Any
-    /// The instance kept by application and cached scopes, or a weak box for shared.
-    let store = Locked<Stored?>(nil)
+    /// The shared scope's weak hold on its instance.
+    let shared = Locked<WeakBox?>(nil)
 
     init(scope: Scope, typeName: String, name: String?, make: @escaping @Sendable (Resolution, Any?) throws -> Any) {
         self.scope = scope
@@ -152,20 +173,11 @@ final class Registration: Sendable {
 
     var displayName: String { Self.displayName(typeName, name) }
 
-    /// The instance an application or cached registration holds, if made.
-    var held: Any? {
-        guard scope == .application || scope == .cached, case let .strong(instance)? = store.withLock({ $0 }) else { return nil }
-        return instance
-    }
+
 
     static func displayName(_ type: String, _ name: String?) -> String {
         name.map { "\(type) (name: \($0))" } ?? type
     }
-}
-
-enum Stored: @unchecked Sendable {
-    case strong(Any)
-    case weak(WeakBox)
 }
 
 final class WeakBox: @unchecked Sendable {

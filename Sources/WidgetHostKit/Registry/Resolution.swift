@@ -38,27 +38,19 @@ public final class Resolution {
     private func instance<Service>(of type: Service.Type, key: Key, registration: Registration, argument: Any?) throws(RegistryError) -> Service {
         switch registration.scope {
         case .application, .cached:
-            if case let .strong(existing)? = registration.store.withLock({ $0 }) { return existing as! Service }
+            if let held = registry.heldInstance(for: key) { return held as! Service }
             let made: Service = try build(key, registration, argument)
-            // Keep whichever instance was stored first, ours or a racing thread's.
-            let kept = registration.store.withLock { stored -> Stored in
-                if let stored, case .strong = stored { return stored }
-                stored = .strong(made)
-                return .strong(made)
-            }
-            guard case let .strong(winner) = kept else { return made }
-            return winner as! Service
+            return registry.keep(made, for: key, of: registration) as! Service
         case .shared:
-            if case let .weak(box)? = registration.store.withLock({ $0 }), let existing = box.object as? Service {
-                return existing
-            }
+            if let existing = registration.shared.withLock({ $0?.object }) as? Service { return existing }
             let made: Service = try build(key, registration, argument)
             guard Swift.type(of: made as Any) is AnyClass else { return made }
-            let kept = registration.store.withLock { stored -> WeakBox in
-                if case let .weak(box)? = stored, box.object != nil { return box }
-                let box = WeakBox(made as AnyObject)
-                stored = .weak(box)
-                return box
+            // Keep whichever live instance was stored first, ours or a racing thread's.
+            let kept = registration.shared.withLock { box -> WeakBox in
+                if let box, box.object != nil { return box }
+                let fresh = WeakBox(made as AnyObject)
+                box = fresh
+                return fresh
             }
             return (kept.object as? Service) ?? made
         case .graph:
