@@ -17,18 +17,12 @@ struct CalendarDate: Equatable, Sendable {
         self.init(daysSinceEpoch: days)
     }
 
-    /// Howard Hinnant's civil_from_days.
     init(daysSinceEpoch: Int64) {
         self.daysSinceEpoch = daysSinceEpoch
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
-        month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilCalendar.date(fromDays: Int(daysSinceEpoch))
+        year = Int64(date.year)
+        month = date.month
+        day = date.day
     }
 
     func adding(days: Int64) -> CalendarDate {

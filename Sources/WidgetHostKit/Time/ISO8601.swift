@@ -1,0 +1,70 @@
+/// ISO 8601 instants with an explicit offset: `2026-05-01T09:30:00Z`,
+/// `2026-05-01T11:30:00+02:00`, with optional fractional seconds. A time
+/// without an offset is refused: its instant would be a guess. Shared with
+/// PluginKit, so `--now` and a booking's times are read by one parser.
+public enum ISO8601 {
+    public struct Instant: Equatable, Sendable {
+        /// Milliseconds since 1970-01-01T00:00:00Z.
+        public let milliseconds: Int64
+        /// The offset from UTC, in minutes, as the text wrote it.
+        public let offsetMinutes: Int
+    }
+
+    public static func milliseconds(from text: String) -> Int64? {
+        parse(text)?.milliseconds
+    }
+
+    public static func parse(_ text: String) -> Instant? {
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Instant? {
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= buffer.count else { return nil }
+            var value = 0
+            for index in start..<start + count {
+                let byte = buffer[index]
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        func byte(_ index: Int, is ascii: Character) -> Bool { index < buffer.count && buffer[index] == ascii.asciiValue! }
+        guard let year = number(0, 4), byte(4, is: "-"), let month = number(5, 2), byte(7, is: "-"),
+              let day = number(8, 2), byte(10, is: "T") || byte(10, is: "t"),
+              let hour = number(11, 2), byte(13, is: ":"), let minute = number(14, 2), byte(16, is: ":"),
+              let second = number(17, 2),
+              (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var fraction = 0
+        if byte(index, is: ".") {
+            index += 1
+            var digits = 0
+            while index < buffer.count, buffer[index] >= 48 && buffer[index] <= 57 {
+                if digits < 3 { fraction = fraction * 10 + Int(buffer[index] - 48) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { fraction *= 10 }
+        }
+        let offset: Int
+        if byte(index, is: "Z") || byte(index, is: "z") {
+            offset = 0
+            index += 1
+        } else if byte(index, is: "+") || byte(index, is: "-"), let hours = number(index + 1, 2), byte(index + 3, is: ":"),
+                  let minutes = number(index + 4, 2), hours < 24, minutes < 60 {
+            offset = (hours * 60 + minutes) * (byte(index, is: "-") ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == buffer.count else { return nil }
+        let days = Int64(CivilCalendar.days(year: year, month: month, day: day))
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
+        return Instant(milliseconds: seconds * 1000 + Int64(fraction), offsetMinutes: offset)
+    }
+}
