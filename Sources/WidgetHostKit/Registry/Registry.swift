@@ -54,11 +54,18 @@ public final class Registry: Sendable {
         table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
     }
 
+    // Inlinable so that the common case, an instance already held by the
+    // application or cached scope, is specialised for the caller's type and
+    // needs no resolution graph: one lock, one lookup, one cast.
+    @inlinable
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service {
-        // The common case, an instance already held by the application or
-        // cached scope, needs no resolution graph.
         if let held = heldInstance(for: Key(type, name)) { return held as! Service }
-        return try Resolution(registry: self).resolve(type, name: name)
+        return try resolveThroughGraph(type, name: name)
+    }
+
+    @usableFromInline
+    func resolveThroughGraph<Service>(_ type: Service.Type, name: String?) throws(RegistryError) -> Service {
+        try Resolution(registry: self).resolve(type, name: name)
     }
 
     public func resolve<Service, Argument>(_ type: Service.Type = Service.self, name: String? = nil, argument: Argument) throws(RegistryError) -> Service {
@@ -83,6 +90,7 @@ public final class Registry: Sendable {
         }
     }
 
+    @usableFromInline
     func heldInstance(for key: Key) -> Any? {
         table.withLock { $0[key]?.held }
     }
@@ -146,10 +154,12 @@ public enum RegistryError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+@usableFromInline
 struct Key: Hashable, Sendable {
     let type: ObjectIdentifier
     let name: String?
 
+    @usableFromInline
     init<T>(_ type: T.Type, _ name: String?) {
         self.type = ObjectIdentifier(type)
         self.name = name
