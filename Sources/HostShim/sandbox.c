@@ -32,13 +32,19 @@ static void drop_capabilities(void) {
 }
 
 int wh_shim_sandbox_apply(const char *data_dir, const char *const *read_paths, int read_count,
-                          int report_fd, wh_sandbox_status *status) {
+                          int report_fd, int skip, wh_sandbox_status *status) {
     memset(status, 0, sizeof *status);
     status->no_new_privs = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
     if (!status->no_new_privs) wh_sandbox_missing(status, "no_new_privs");
     drop_capabilities();
-    wh_landlock_apply(data_dir, read_paths, read_count, status);
-    if (status->no_new_privs) {
+    if (skip & WH_SANDBOX_SKIP_LANDLOCK) {
+        wh_sandbox_missing(status, "Landlock (skipped on request)");
+    } else {
+        wh_landlock_apply(data_dir, read_paths, read_count, status);
+    }
+    if (skip & WH_SANDBOX_SKIP_SECCOMP) {
+        wh_sandbox_missing(status, "seccomp (skipped on request)");
+    } else if (status->no_new_privs) {
         status->seccomp = wh_seccomp_apply(data_dir, report_fd, status->landlock_abi > 0, status);
     } else {
         wh_sandbox_missing(status, "seccomp (needs no_new_privs)");

@@ -56,14 +56,21 @@ typedef struct wh_sandbox_status {
     char missing[512];
 } wh_sandbox_status;
 
+/* Features wh_shim_sandbox_apply may be told to leave out, to see how the
+ * rest copes on a kernel that lacks them. */
+enum {
+    WH_SANDBOX_SKIP_LANDLOCK = 1,
+    WH_SANDBOX_SKIP_SECCOMP = 2,
+};
+
 /* Confines this process for good: no_new_privs, then a Landlock ruleset
  * (reads only under `read_paths`, reads and writes only under `data_dir`,
  * no TCP), then a seccomp filter (no sockets but AF_UNIX, no new programs or
  * processes, no tracing; writes to files are checked and a write outside
  * `data_dir` is reported as a violation). `data_dir` must be an absolute,
- * canonical path. Whatever the kernel lacks is skipped and named in
- * `status->missing`. Returns 0, or -1 if nothing at all could be applied. */
+ * canonical path. Whatever the kernel lacks, or `skip` names, is left out
+ * and named in `status->missing`. Returns 0, or -1 if nothing at all could be applied. */
 int wh_shim_sandbox_apply(const char *data_dir, const char *const *read_paths, int read_count,
-                          int report_fd, wh_sandbox_status *status);
+                          int report_fd, int skip, wh_sandbox_status *status);
 
 #endif

@@ -47,9 +47,9 @@ final class FrameSocket: Sendable {
                     }
                     if count < 0 && errno == EINTR { continue }
                     guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
+                    if let deadline, Clock.now >= deadline { return .timedOut }
                     var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
-                    if let deadline, Clock.now >= deadline { return .timedOut }
                     if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }
                     if poll.revents & Int16(POLLERR | POLLHUP) != 0 { return .closed }
                 }

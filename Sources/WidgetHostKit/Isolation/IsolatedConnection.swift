@@ -90,7 +90,7 @@ final class IsolatedConnection: @unchecked Sendable {
         case .tooLarge:
             state.withLock { $0.pending = nil }
             context.runtime.log.log(.warning, pluginID.value, "\(name.rawValue) not sent: the message is over \(Frame.maxPayloadBytes) bytes")
-            throw .status(WH_INVALID_VALUE_RAW)
+            throw .status(WH_INVALID_VALUE.rawValue)
         case .timedOut:
             throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
         case .closed:
@@ -218,6 +218,8 @@ final class IsolatedConnection: @unchecked Sendable {
     }
 
     private func handle(_ frame: Frame) {
+        // A stopped plugin's last frames are not acted on: it is being killed.
+        guard state.withLock({ $0.stopReason == nil }) else { return }
         switch frame.kind {
         case .hello:
             let version = frame.fields["protocol"]?.int64
@@ -227,7 +229,8 @@ final class IsolatedConnection: @unchecked Sendable {
             }
             state.withLock { $0.hello = frame.fields }
             if let missing = frame.fields["sandbox"]?["missing"]?.string, !missing.isEmpty {
-                IsolationNotices.sayOnce("the kernel lacks \(missing); isolated plugins run with what is available", log: context.runtime.log)
+                IsolationNotices.sayOnce("the sandbox is without \(missing); isolated plugins run with what is available",
+                                         log: context.runtime.log)
             }
         case .result:
             let accepted = state.withLock { state -> Bool in
@@ -274,7 +277,7 @@ final class IsolatedConnection: @unchecked Sendable {
         }
         guard admitted else {
             context.runtime.log.log(.warning, pluginID.value, "http GET refused: \(Self.maxSlowCalls) requests already in flight")
-            _ = socket.send(Frame(.reply, id: frame.id, fields: ["result": .int(-5)]), deadline: Clock.now + 5)
+            _ = socket.send(Frame(.reply, id: frame.id, fields: ["result": .int(WH_HTTP_FAILED)]), deadline: Clock.now + 5)
             return
         }
         DispatchQueue.global(qos: .utility).async { [self] in
@@ -363,9 +366,6 @@ final class IsolatedConnection: @unchecked Sendable {
         }
     }
 }
-
-/// wh_status's WH_INVALID_VALUE as WidgetCallError carries it.
-let WH_INVALID_VALUE_RAW = WH_INVALID_VALUE.rawValue
 
 /// Things worth saying once per host process, not once per plugin.
 enum IsolationNotices {

