@@ -83,6 +83,8 @@ struct InteractiveLoop {
         }
         switch action.kind {
         case .field:
+            // The prompt drew over the screen: draw it again whatever happens.
+            state.lastFrame = ""
             guard let text = prompt(action.title) else { return }
             attempt(&state) { try session.perform(action.action, value: text) }
         case .link:

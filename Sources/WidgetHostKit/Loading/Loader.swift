@@ -56,7 +56,10 @@ public enum Loader {
     /// run in order: entry symbol, ABI version, descriptor size, descriptor
     /// fields, agreement with the manifest, required services.
     public static func load(path: String, manifest: Manifest, serviceIDs: Set<String>) throws(LoadError) -> LoadedPlugin {
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        // dlopen searches the library path for a name without a slash; a
+        // plugin named on the command line is a file here, not a library name.
+        let file = path.contains("/") ? path : "./" + path
+        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw .dlopen(dlerror().map { String(cString: $0) } ?? "unknown error")
         }
         guard let symbol = dlsym(handle, WH_ENTRY_SYMBOL) else { throw .missingEntry }

@@ -68,9 +68,10 @@ public enum DisplayWidth {
                 continue
             }
             var line = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                var word = String(word)
-                let candidate = line.isEmpty ? word : line + " " + word
+            // Runs of spaces between words on one line are kept, so columns (a list's details) stay lined up.
+            for (gap, word) in words(paragraph) {
+                var word = word
+                let candidate = line.isEmpty ? word : line + gap + word
                 if of(candidate) <= columns {
                     line = candidate
                     continue
@@ -86,5 +87,25 @@ public enum DisplayWidth {
             lines.append(line)
         }
         return lines
+    }
+
+    /// The words of `text`, each with the spaces before it.
+    private static func words(_ text: Substring) -> [(gap: String, word: String)] {
+        var result: [(gap: String, word: String)] = []
+        var gap = "", word = ""
+        for character in text {
+            if character == " " {
+                if !word.isEmpty {
+                    result.append((gap, word))
+                    gap = ""
+                    word = ""
+                }
+                gap.append(" ")
+            } else {
+                word.append(character)
+            }
+        }
+        if !word.isEmpty { result.append((gap, word)) }
+        return result
     }
 }

@@ -15,16 +15,17 @@ public struct TerminalRenderer {
     public func render(_ view: ViewNode, title: String, footer: String? = nil) -> String {
         var numbering = Numbering()
         let inner = width - 4
-        let body = lines(view, width: inner, numbering: &numbering)
-        return box(title: title, body: body, footer: footer)
+        let body = lines(view.visible, width: inner, numbering: &numbering)
+        return box(title: ViewNode.visible(title, lines: false), body: body, footer: footer.map { ViewNode.visible($0) })
     }
 
     /// The panel shown instead of a screen that could not be rendered.
     public func errorPanel(plugin: String, screen: String, reason: String, footer: String? = nil) -> String {
         let inner = width - 4
-        var body = DisplayWidth.wrap("\(plugin) could not render '\(screen)'", columns: inner).map { Line($0, .negative, bold: true) }
-        body += DisplayWidth.wrap(reason, columns: inner).map { Line($0, .secondary) }
-        return box(title: "Error", body: body, footer: footer)
+        let heading = ViewNode.visible("\(plugin) could not render '\(screen)'")
+        var body = DisplayWidth.wrap(heading, columns: inner).map { Line($0, .negative, bold: true) }
+        body += DisplayWidth.wrap(ViewNode.visible(reason), columns: inner).map { Line($0, .secondary) }
+        return box(title: "Error", body: body, footer: footer.map { ViewNode.visible($0) })
     }
 
     struct Line {
@@ -63,7 +64,7 @@ public struct TerminalRenderer {
             }
             return parts.flatMap { $0 }
         case let .section(header, children):
-            var result = [Line(""), Line(DisplayWidth.prefix(header.uppercased(), fitting: width), .secondary, bold: true)]
+            var result = [Line("")] + DisplayWidth.wrap(header.uppercased(), columns: width).map { Line($0, .secondary, bold: true) }
             result += children.flatMap { lines($0, width: width, numbering: &numbering) }
             return result
         case let .text(text, style, color):
@@ -93,7 +94,7 @@ public struct TerminalRenderer {
         case .spacer:
             return [Line("")]
         case let .badge(text, color):
-            return [Line(DisplayWidth.prefix("(\(text))", fitting: width), color, bold: true)]
+            return DisplayWidth.wrap("(\(text))", columns: width).map { Line($0, color, bold: true) }
         case let .image(alt, _):
             return DisplayWidth.wrap("[image: \(alt)]", columns: width).map { Line($0, .secondary) }
         case let .progress(label, fraction):
@@ -105,7 +106,12 @@ public struct TerminalRenderer {
             } else {
                 text = "…"
             }
-            return DisplayWidth.wrap(label.map { "\($0) \(text)" } ?? text, columns: width).map { Line($0, .secondary) }
+            // The bar always fits a line; a label that does not fit beside it goes above it, so
+            // wrapping never breaks the bar at its empty cells.
+            guard let label, DisplayWidth.of("\(label) \(text)") > width else {
+                return [Line(label.map { "\($0) \(text)" } ?? text, .secondary)]
+            }
+            return DisplayWidth.wrap(label, columns: width).map { Line($0, .secondary) } + [Line(text, .secondary)]
         case let .link(title, _):
             return DisplayWidth.wrap("\(numbering.label()) \(title) →", columns: width).map { Line($0, bold: true) }
         case let .unknown(kind):
@@ -140,5 +146,49 @@ public struct TerminalRenderer {
         case .warning: codes.append("33")
         }
         return codes.isEmpty ? line.text : "\u{1B}[" + codes.joined(separator: ";") + "m" + line.text + "\u{1B}[0m"
+    }
+}
+
+extension ViewNode {
+    /// The tree with every string made safe for a terminal (see `visible(_:)`).
+    var visible: ViewNode {
+        func clean(_ text: String) -> String { Self.visible(text) }
+        func line(_ text: String) -> String { Self.visible(text, lines: false) }
+        switch self {
+        case let .stack(axis, children): return .stack(axis: axis, children: children.map(\.visible))
+        case let .section(header, children): return .section(header: line(header), children: children.map(\.visible))
+        case let .text(text, style, color): return .text(clean(text), style: style, color: color)
+        case let .button(title, action, value): return .button(title: line(title), action: action, value: value)
+        case let .field(label, action, placeholder, value, input):
+            return .field(label: label.map(line), action: action, placeholder: line(placeholder), value: line(value), input: input)
+        case let .list(action, rows):
+            return .list(action: action, rows: rows.map {
+                ListRow(id: $0.id, title: line($0.title), detail: $0.detail.map(line), badge: $0.badge.map(line))
+            })
+        case let .badge(text, color): return .badge(line(text), color: color)
+        case let .image(alt, url): return .image(alt: line(alt), url: url)
+        case let .progress(label, fraction): return .progress(label: label.map(line), fraction: fraction)
+        case let .link(title, target): return .link(title: line(title), target: target)
+        case let .unknown(kind): return .unknown(kind: line(kind))
+        case .divider, .spacer: return self
+        }
+    }
+
+    /// A plugin's text as the terminal may show it: a control character
+    /// (ESC, BEL, a C1 code...) would be obeyed by the terminal, not shown,
+    /// so it becomes U+FFFD; a tab becomes a space. Newlines stay (they start
+    /// a new line) unless `lines` is false.
+    static func visible(_ text: String, lines: Bool = true) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where lines: result.append(scalar)
+            case 0x09, 0x0A: result.append(" ")
+            case 0..<0x20, 0x7F..<0xA0: result.append("\u{FFFD}")
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
     }
 }
