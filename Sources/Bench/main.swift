@@ -5,7 +5,11 @@ import WidgetHostKit
 /// side by side in one run, and prints each figure with its ratio.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let mode = arguments.first, Children.modes.contains(mode) {
-    exit(Children.main(mode, Array(arguments.dropFirst())))
+    // A measuring child ends without teardown: a widget's background thread
+    // (Crypto starts a fetch on create) must not race the exit of the runtime.
+    let status = Children.main(mode, Array(arguments.dropFirst()))
+    fflush(nil)   // every output stream
+    _exit(status)
 }
 if arguments.first == PingPong.mode {
     exit(PingPong.serve(Array(arguments.dropFirst())))
