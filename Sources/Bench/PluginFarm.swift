@@ -53,7 +53,9 @@ struct PluginFarm {
             let id = Array(String(format: "org.bench.p%06d", index).utf8)
             for offset in offsets { copy.replaceSubrange(offset..<offset + id.count, with: id) }
             let path = directory + String(format: "/p%06d.so", index)
-            FileManager.default.createFile(atPath: path, contents: Data(copy), attributes: [.posixPermissions: 0o755])
+            guard FileManager.default.createFile(atPath: path, contents: Data(copy), attributes: [.posixPermissions: 0o755]) else {
+                throw BenchError("cannot write \(path)")
+            }
         }
         return directory
     }

@@ -54,10 +54,19 @@ struct ArgumentsTests {
     }
 
     @Test func optionValueMayLookLikeAnOption() throws {
-        let arguments = try Self.spec.parse(["--plugin-dir", "--json", "--timeout", "-1"])
-        #expect(arguments.values("--plugin-dir") == ["--json"])
+        // Anything but one of the command's own options is a value...
+        let arguments = try Self.spec.parse(["--plugin-dir", "-x", "--timeout", "-1"])
+        #expect(arguments.values("--plugin-dir") == ["-x"])
         #expect(arguments.value("--timeout") == "-1")
         #expect(arguments.flags.isEmpty)
+        // ...and one of them can still be a value when joined with "=".
+        #expect(try Self.spec.parse(["--plugin-dir=--json"]).values("--plugin-dir") == ["--json"])
+    }
+
+    @Test func aKnownOptionWhereAValueShouldBeIsAMissingValue() {
+        // "--plugin-dir --json" forgot the directory; it did not name one "--json".
+        #expect(throws: UsageError("--plugin-dir needs a value")) { try Self.spec.parse(["--plugin-dir", "--json"]) }
+        #expect(throws: UsageError("--plugin-dir needs a value")) { try Self.spec.parse(["--plugin-dir", "--timeout", "3"]) }
     }
 
     @Test func doubleDashEndsOptions() throws {
@@ -266,7 +275,7 @@ struct WidgetHostCLITests {
         for bad in ["abc", "0", "-1", "3601"] {
             let timeout = try Self.run(["validate", "x.so", "--timeout", bad])
             #expect(timeout.status == 2, "--timeout \(bad)")
-            #expect(timeout.err.hasPrefix("widget-host: --timeout takes a number of seconds from 0 to 3600, not '\(bad)'\n"))
+            #expect(timeout.err.hasPrefix("widget-host: --timeout takes a number of seconds above 0 and at most 3600, not '\(bad)'\n"))
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The Crypto widget as a person uses it: `widget-host launch crypto` on a
 /// real terminal (tmux), against fake price APIs on 127.0.0.1.
-@Suite("Crypto widget, interactive", .enabled(if: CryptoTmux.tmuxPath != nil, "needs tmux"))
+@Suite("Crypto widget, interactive", .enabled(if: Tmux.path != nil, "needs tmux"))
 struct CryptoInteractiveTests {
     @Test("the screen updates when a price arrives and when it refreshes, with no key pressed; keys navigate and quit")
     func interactive() throws {
@@ -15,7 +15,7 @@ struct CryptoInteractiveTests {
         var environment = CryptoHost.environment
         environment.merge(["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "TERM": "xterm"]) { _, new in new }
         let arguments = market.arguments(refreshSeconds: 1)
-        let terminal = try CryptoTmux([TestSupport.widgetHost, "launch", "crypto"] + arguments, environment: environment)
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "crypto"] + arguments, environment: environment)
         defer { terminal.kill() }
 
         // Loading, with no price yet.
@@ -63,7 +63,7 @@ struct CryptoInteractiveTests {
         let home = try TestSupport.makeTemporaryDirectory("crypto-tty")
         var environment = CryptoHost.environment
         environment.merge(["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "TERM": "xterm"]) { _, new in new }
-        let terminal = try CryptoTmux([TestSupport.widgetHost, "launch", "crypto", "--set", "crypto.priceURL=" + closed], environment: environment)
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "crypto", "--set", "crypto.priceURL=" + closed], environment: environment)
         defer { terminal.kill() }
         let offline = try terminal.waitFor("the unavailable state") { $0.contains("Price unavailable") }
         #expect(offline.contains("network unreachable") && offline.contains("[1] Retry"), "\(offline)")

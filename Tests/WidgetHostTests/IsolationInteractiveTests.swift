@@ -7,7 +7,7 @@ private typealias Kit = IsolationTestKit
 
 /// The interactive host on a real terminal (tmux): a stopped widget and
 /// the `r` key, and plugins that appear or change while it runs.
-@Suite("Isolation: on a terminal", .enabled(if: IsolationTerminal.tmuxPath != nil, "needs tmux"))
+@Suite("Isolation: on a terminal", .enabled(if: Tmux.path != nil, "needs tmux"))
 struct IsolationInteractiveTests {
     /// Moves a freshly built file into place in one rename, as an install does.
     private func install(_ source: String, flags: [String] = [], as path: String) throws {
@@ -19,7 +19,8 @@ struct IsolationInteractiveTests {
     func crashAndRestart() throws {
         let directory = try Kit.hostileDirectory("interactive-crash-once", defines: ["-DCRASH_ONCE"])
         let home = try Kit.Home()
-        let terminal = try IsolationTerminal([TestSupport.widgetHost, "--isolate", "--plugin-dir", directory], environment: home.environment)
+        let terminal = try Tmux([TestSupport.widgetHost, "--isolate", "--plugin-dir", directory], environment: home.environment,
+                                settings: Kit.terminal)
         defer { terminal.kill() }
         try terminal.waitFor("the home screen") { $0.contains("[2] Hostile") }
         try terminal.send("2")
@@ -37,8 +38,8 @@ struct IsolationInteractiveTests {
         let directory = try TestSupport.makeTemporaryDirectory("interactive-drop-in")
         try TestSupport.copy(try Kit.hello.get(), to: directory + "/hello.so")
         let home = try Kit.Home()
-        let terminal = try IsolationTerminal([TestSupport.widgetHost, "--plugin-dir", directory] + (isolated ? ["--isolate"] : []),
-                                             environment: home.environment)
+        let terminal = try Tmux([TestSupport.widgetHost, "--plugin-dir", directory] + (isolated ? ["--isolate"] : []),
+                                environment: home.environment, settings: Kit.terminal)
         defer { terminal.kill() }
         let before = try terminal.waitFor("the home screen") { $0.contains("[1] Hello") }
         #expect(!before.contains("No-op"))
@@ -54,8 +55,8 @@ struct IsolationInteractiveTests {
         let source = TestSupport.fixtureDirectory + "/hostile.c"
         try install(source, flags: ["-pthread", "-DVERSION=\"1\""], as: directory + "/hostile.so")
         let home = try Kit.Home()
-        let terminal = try IsolationTerminal([TestSupport.widgetHost, "launch", "hostile", "--isolate", "--plugin-dir", directory],
-                                             environment: home.environment)
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "hostile", "--isolate", "--plugin-dir", directory],
+                                environment: home.environment, settings: Kit.terminal)
         defer { terminal.kill() }
         try terminal.waitFor("version 1") { $0.contains("Hostile: calm, version 1") }
         try install(source, flags: ["-pthread", "-DVERSION=\"2\""], as: directory + "/hostile.so")

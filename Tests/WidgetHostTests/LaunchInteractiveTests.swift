@@ -6,12 +6,12 @@ import Testing
 /// `widget-host launch` and the home screen on a real pseudo-terminal (tmux):
 /// numbered actions, keys, a text field, redraws the widget asks for, and a
 /// terminal given back as it was found, after q, Ctrl-C, or a crash.
-@Suite("Launch, interactive", .enabled(if: ViewsTerminal.tmuxPath != nil, "needs tmux"))
+@Suite("Launch, interactive", .enabled(if: Tmux.path != nil, "needs tmux"))
 struct LaunchInteractiveTests {
     static let keys = "1-9 choose · b back · r refresh · q quit"
 
     /// A shell in tmux, in a private home, ready to run widget-host.
-    static func shell(_ extra: [String: String] = [:]) throws -> (ViewsTerminal, [String: String]) {
+    static func shell(_ extra: [String: String] = [:]) throws -> (Tmux, [String: String]) {
         let home = try ViewsFixture.privateHome("views-tty")
         let terminal = try ViewsTerminal.shell(environment: ViewsTerminal.environment(extra, home: home))
         return (terminal, home)
@@ -21,19 +21,19 @@ struct LaunchInteractiveTests {
     /// fixtures, then prints its exit status.
     static func command(_ arguments: [String]) throws -> String {
         let words = [TestSupport.widgetHost] + arguments + ["--plugin-dir", try ViewsFixture.directory()]
-        return words.map(ViewsTerminal.quote).joined(separator: " ") + "; echo \"EXIT=$?\""
+        return words.map(Tmux.quote).joined(separator: " ") + "; echo \"EXIT=$?\""
     }
 
     /// widget-host run directly in the pane (no shell).
-    static func direct(_ arguments: [String], extra: [String: String] = [:], home: [String: String]? = nil) throws -> ViewsTerminal {
+    static func direct(_ arguments: [String], extra: [String: String] = [:], home: [String: String]? = nil) throws -> Tmux {
         let home = try home ?? ViewsFixture.privateHome("views-tty")
-        return try ViewsTerminal(command: [TestSupport.widgetHost] + arguments + ["--plugin-dir", try ViewsFixture.directory()],
-                                 environment: ViewsTerminal.environment(extra, home: home))
+        return try ViewsTerminal.start([TestSupport.widgetHost] + arguments + ["--plugin-dir", try ViewsFixture.directory()],
+                                       environment: ViewsTerminal.environment(extra, home: home))
     }
 
     /// The exit status the shell printed, once it has and its prompt is back.
     @discardableResult
-    static func waitForExit(_ terminal: ViewsTerminal) throws -> Int {
+    static func waitForExit(_ terminal: Tmux) throws -> Int {
         let prompt = ViewsTerminal.prompt.trimmingCharacters(in: .whitespaces)
         let screen = try terminal.waitFor("the program to exit and the shell to print its status") { screen in
             let lines = screen.split(separator: "\n")
@@ -45,7 +45,7 @@ struct LaunchInteractiveTests {
     }
 
     /// The terminal is back as the shell had it: main screen, echo and canonical input.
-    static func expectRestored(_ terminal: ViewsTerminal, _ sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRestored(_ terminal: Tmux, _ sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try !terminal.inAlternateScreen, "still in the alternate screen", sourceLocation: sourceLocation)
         let flags = try terminal.terminalFlags()
         #expect(flags == ["echo", "icanon"], "stty -a reports \(flags)", sourceLocation: sourceLocation)

@@ -40,7 +40,7 @@ struct PluginCorpusAllPluginsTests {
     }
 
     static func json(_ run: TestSupport.HostRun) throws -> JSONValue {
-        do { return try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
+        try run.json()
     }
 
     static func texts(_ json: JSONValue) -> [String] { LaunchTests.texts(json) }

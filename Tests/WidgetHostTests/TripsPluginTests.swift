@@ -350,9 +350,9 @@ struct TripsInteractiveTests {
     @Test("the app's writes re-render the running widget without a restart; its links open the app's screens")
     func reloadWhileRunning() throws {
         let world = try TripsWorld()
-        let terminal = try TripsTerminal([TestSupport.widgetHost, "launch", "trips", "--now", "2026-06-12T00:00:00Z"],
-                                         environment: SpawnedProcess.hostEnvironment(home: world.home))
-        defer { terminal.stop() }
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "trips", "--now", "2026-06-12T00:00:00Z"],
+                                environment: SpawnedProcess.hostEnvironment(home: world.home), settings: TripsWorld.terminal)
+        defer { terminal.kill() }
         try terminal.waitFor("Data not found")
 
         try world.put(TripsBookings.document([TripsBookings.paris]))
@@ -367,18 +367,18 @@ struct TripsInteractiveTests {
         #expect(empty.contains("[2] Search hotels →"), "\(empty)")
 
         // A call to action opens the app's search, pushed through the bus; b comes back.
-        try terminal.type("2")
+        try terminal.send("2")
         try terminal.waitFor("on its hotel search")
-        try terminal.type("b")
+        try terminal.send("b")
         try terminal.waitFor("Where to next?")
 
         // The booking view's link opens that booking.
         try world.put(TripsBookings.document([TripsBookings.paris]))
         try terminal.waitFor("[1] Open booking B-1042")
-        try terminal.type("1")
+        try terminal.send("1")
         let booking = try terminal.waitFor("RETURN FLIGHT")
         #expect(booking.contains("Booking B-1042") && booking.contains("Bought Sat 2 May 2026 18:30 +02:00"), "\(booking)")
-        try terminal.type("q")
+        try terminal.send("q")
     }
 
     @Test("when the next entry's date comes, the screen moves on to it by itself")
@@ -386,13 +386,13 @@ struct TripsInteractiveTests {
         let world = try TripsWorld()
         try world.put(TripsBookings.document([TripsBookings.paris]))
         // Five seconds before landing: the outbound flight, then the hotel.
-        let terminal = try TripsTerminal([TestSupport.widgetHost, "launch", "trips", "--now", "2026-06-10T10:09:55+02:00"],
-                                         environment: SpawnedProcess.hostEnvironment(home: world.home))
-        defer { terminal.stop() }
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "trips", "--now", "2026-06-10T10:09:55+02:00"],
+                                environment: SpawnedProcess.hostEnvironment(home: world.home), settings: TripsWorld.terminal)
+        defer { terminal.kill() }
         let flight = try terminal.waitFor("IB3436 · Direct")
         #expect(flight.contains("(Outbound flight)"), "\(flight)")
         let hotel = try terminal.waitFor("(Hotel)")
         #expect(hotel.contains("Hôtel du Louvre") && !hotel.contains("IB3436"), "\(hotel)")
-        try terminal.type("q")
+        try terminal.send("q")
     }
 }

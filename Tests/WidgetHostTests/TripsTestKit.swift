@@ -17,6 +17,10 @@ struct TripsWorld {
 
     var storeDirectory: String { home + "/data/widget-host/shared" }
 
+    /// The interactive tests' terminal: the widget also gets the tmux
+    /// server's environment, and a wait looks 200 times, 100 ms apart.
+    static let terminal = Tmux.Settings(clearsEnvironment: false, attempts: 200, pollInterval: 100_000)
+
     func run(_ arguments: [String], _ extra: [String: String] = [:]) throws -> TestSupport.HostRun {
         try TestSupport.runHost(arguments, environment: environment.merging(extra) { _, new in new })
     }
@@ -47,20 +51,10 @@ struct TripsWorld {
 }
 
 /// One rendered screen of the widget, taken apart.
-struct TripsScreen: CustomStringConvertible {
+struct TripsScreen: LaunchScreen {
     let run: TestSupport.HostRun
     let json: JSONValue
 
-    init(_ run: TestSupport.HostRun) throws {
-        self.run = run
-        do { json = try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
-    }
-
-    var description: String { run.description }
-    var screen: String? { json["screen"]?.string }
-    var nodes: [JSONValue] { TripsViewTree.nodes(json["view"] ?? .null) }
-    var texts: [String] { nodes.filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string } }
-    var badges: [String] { nodes.filter { $0["kind"]?.string == "badge" }.compactMap { $0["text"]?.string } }
     var links: [TripsLink] {
         nodes.filter { $0["kind"]?.string == "link" }.map { TripsLink(title: $0["title"]?.string ?? "", target: $0["target"]?.string ?? "") }
     }
@@ -102,8 +96,8 @@ struct TripsTimelineOutput: CustomStringConvertible {
 
     init(_ run: TestSupport.HostRun) throws {
         self.run = run
-        do { json = try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
-        entries = TripsViewTree.nodes(json["view"] ?? .null).filter { $0["kind"]?.string == "section" }.map { section in
+        json = try run.json()
+        entries = ViewTree.nodes(json["view"] ?? .null).filter { $0["kind"]?.string == "section" }.map { section in
             let children = section["children"]?.array ?? []
             return Entry(date: section["header"]?.string ?? "",
                          texts: children.filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string },
@@ -118,13 +112,6 @@ struct TripsTimelineOutput: CustomStringConvertible {
     /// The captions outside the entries.
     var notes: [String] {
         (json["view"]?["children"]?.array ?? []).filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string }
-    }
-}
-
-enum TripsViewTree {
-    /// Every node of a view, depth first, in reading order.
-    static func nodes(_ node: JSONValue) -> [JSONValue] {
-        [node] + (node["children"]?.array ?? []).flatMap(nodes)
     }
 }
 
@@ -196,80 +183,5 @@ enum TripsBookings {
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
-    }
-}
-
-/// A program on a terminal of its own: tmux with a private server (its
-/// socket in a temporary directory, removed with it), read with
-/// capture-pane and typed into with send-keys. Waits poll the screen a
-/// bounded number of times instead of sleeping a fixed time.
-final class TripsTerminal {
-    private let tmux: String
-    private let socket: String
-    private static let session = "trips"
-
-    /// Starts `arguments` (an absolute program and its words) with
-    /// `environment` on an 80x30 terminal.
-    init(_ arguments: [String], environment: [String: String]) throws {
-        guard let tmux = Self.find("tmux") else {
-            throw TestSupport.Failure("tmux is not installed (apt-get install tmux); the interactive tests need it")
-        }
-        self.tmux = tmux
-        socket = try TestSupport.makeTemporaryDirectory("tmux") + "/socket"
-        let command = (["env"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + arguments)
-            .map(Self.shellQuoted).joined(separator: " ")
-        try tmuxCommand(["new-session", "-d", "-x", "80", "-y", "30", "-s", Self.session, command])
-    }
-
-    deinit { stop() }
-
-    /// Ends the session and its private tmux server.
-    func stop() {
-        _ = try? ChildProcess.run([tmux, "-S", socket, "kill-server"], timeout: 10)
-    }
-
-    func screen() -> String {
-        guard let result = try? ChildProcess.run([tmux, "-S", socket, "capture-pane", "-p", "-t", Self.session], timeout: 10),
-              result.termination == .exited(0) else { return "" }
-        return String(decoding: result.standardOutput, as: UTF8.self)
-    }
-
-    func type(_ keys: String) throws {
-        try tmuxCommand(["send-keys", "-t", Self.session, "-l", keys])
-    }
-
-    /// The screen once it satisfies `condition`; throws with the last
-    /// screen if it never does within `attempts` looks 100 ms apart.
-    @discardableResult
-    func waitFor(_ what: String, attempts: Int = 200, _ condition: (String) -> Bool) throws -> String {
-        var last = ""
-        for _ in 0..<attempts {
-            last = screen()
-            if condition(last) { return last }
-            usleep(100_000)
-        }
-        throw TestSupport.Failure("the screen never showed \(what); it shows:\n\(last)")
-    }
-
-    @discardableResult
-    func waitFor(_ text: String, attempts: Int = 200) throws -> String {
-        try waitFor("'\(text)'", attempts: attempts) { $0.contains(text) }
-    }
-
-    private func tmuxCommand(_ words: [String]) throws {
-        let result = try ChildProcess.run([tmux, "-S", socket] + words, timeout: 20)
-        guard result.termination == .exited(0) else {
-            throw TestSupport.Failure("tmux \(words.joined(separator: " ")): \(result.termination) "
-                + String(decoding: result.standardError, as: UTF8.self))
-        }
-    }
-
-    private static func find(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
-    }
-
-    private static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -3,9 +3,25 @@
 #ifndef WIDGET_HOST_SHIM_H
 #define WIDGET_HOST_SHIM_H
 
+#include <stddef.h>
+
 /* pipe2(fds, O_CLOEXEC): a pipe whose ends no concurrently spawned child
  * can inherit. Returns 0, or -1 with errno set. */
 int wh_shim_pipe_cloexec(int fds[2]);
+
+/* Receives a response body as it arrives; returns 0 to go on, anything
+ * else to stop the transfer (the body is over its limit). */
+typedef int (*wh_shim_http_sink)(void *context, const char *data, size_t length);
+
+/* No libcurl on this machine: the result of wh_shim_http_get. */
+#define WH_SHIM_HTTP_NO_LIBRARY (-1)
+
+/* GETs an http or https url with libcurl, following up to 5 redirects,
+ * giving up after timeout_ms. Returns 0 and sets *status to the HTTP status,
+ * or libcurl's error code (CURLcode) with a message in error, or
+ * WH_SHIM_HTTP_NO_LIBRARY. Thread: any; blocks the caller in poll(). */
+int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, void *context,
+                     long *status, char *error, size_t error_length);
 
 /* The terminal's width in columns, or 0 if fd is not a terminal. */
 int wh_shim_terminal_width(int fd);

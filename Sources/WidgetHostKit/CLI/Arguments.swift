@@ -49,7 +49,10 @@ public struct ArgumentSpec: Sendable {
                 if let inline {
                     value = inline
                 } else {
-                    guard index < words.count else { throw UsageError("\(name) needs a value") }
+                    // "--actions --once" forgot the value; it did not mean an action named --once.
+                    guard index < words.count, !flags.contains(words[index]), !options.contains(words[index]) else {
+                        throw UsageError("\(name) needs a value")
+                    }
                     value = words[index]
                     index += 1
                 }

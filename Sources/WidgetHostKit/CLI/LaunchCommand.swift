@@ -23,7 +23,7 @@ enum LaunchCommand {
                            maxPositionals: 1),
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("launch needs a widget id or name") }
-            return try launch(cli, arguments, target: NavigationTarget(plugin: name, screen: arguments.value("--screen")))
+            return try launch(cli, arguments, target: try target(name, screen: arguments.value("--screen")))
         }
     )
 
@@ -56,8 +56,12 @@ enum LaunchCommand {
 
         if let target {
             do { try session.open(target) } catch {
-                let names = session.manifests.flatMap { [$0.id.value, $0.id.shortName] }
-                let hint = Suggestions.closest(to: target.plugin, among: names, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" } ?? ""
+                // Suggest screens when the plugin was found, plugins when it was not.
+                let plugin = session.manifests.first { $0.id.value == target.plugin || $0.id.shortName == target.plugin.lowercased() }
+                let (wrong, names) = plugin.map { (target.screen ?? "", $0.screens.map(\.id)) }
+                    ?? (target.plugin, session.manifests.flatMap { [$0.id.value, $0.id.shortName] })
+                let hint = Suggestions.closest(to: wrong, among: names, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
+                    ?? (plugin.map { ". Its screens: \($0.screens.map(\.id).joined(separator: ", "))" } ?? "")
                 cli.console.error("\(error)\(hint)")
                 return 1
             }
@@ -93,7 +97,21 @@ enum LaunchCommand {
         settle(session, seconds: wait)
         guard let screen = session.render() else { return 1 }
         cli.console.out(format.present(screen, stack: session.navigator.stack, renderer: renderer(cli)))
+        // The screen is out: the widgets are not destroyed, so a fetch still
+        // in flight (past --wait) cannot hold the exit up.
+        _ = Unmanaged.passRetained(session)
         return failed ? 1 : 0
+    }
+
+    /// What to open: a name with an optional screen (which may carry params,
+    /// `exchange?id=kraken`), or a deep link, `widget://crypto/exchange?id=kraken`.
+    static func target(_ name: String, screen: String?) throws -> NavigationTarget {
+        if name.hasPrefix("widget://") {
+            guard screen == nil else { throw UsageError("give either a widget:// link or --screen, not both") }
+            return try NavigationTarget(link: name)
+        }
+        guard let screen, screen.contains("?") else { return NavigationTarget(plugin: name, screen: screen) }
+        return try NavigationTarget(link: "widget://\(name)/\(screen)")
     }
 
     static func renderer(_ cli: WidgetHostCLI) -> TerminalRenderer {

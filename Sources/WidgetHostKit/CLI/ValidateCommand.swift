@@ -36,7 +36,7 @@ enum ValidateCommand {
     static func timeout(_ arguments: Arguments) throws(UsageError) -> Double {
         guard let text = arguments.value("--timeout") else { return defaultTimeout }
         guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-            throw UsageError("--timeout takes a number of seconds from 0 to 3600, not '\(text)'")
+            throw UsageError("--timeout takes a number of seconds above 0 and at most 3600, not '\(text)'")
         }
         return seconds
     }

@@ -90,7 +90,7 @@ public struct Discovery: Sendable {
         if stat(path, &status) != 0 {
             let reason = switch errno {
             case ELOOP: "symbolic link loop"
-            case ENOENT: "broken symbolic link"
+            case ENOENT: lstat(path, &status) == 0 ? "broken symbolic link" : "no such file"
             case let code: "cannot stat: \(String(cString: strerror(code)))"
             }
             return PluginCandidate(path: path, manifest: nil, status: .rejected(reason))

@@ -42,35 +42,9 @@ final class PluginProcess: @unchecked Sendable {
         }
         let childSocket = try high(sockets[1]), childReport = try high(reportPipe[1]), childOutput = try high(outputPipe[1])
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, childOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, childOutput, 2)
-        posix_spawn_file_actions_adddup2(&actions, childSocket, Self.socketDescriptor)
-        posix_spawn_file_actions_adddup2(&actions, childReport, Self.reportDescriptor)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-
-        let argv = ([executable, Self.command] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw SystemError(code: spawned) }
-        self.pid = pid
+        pid = try Spawn.child(executable, arguments: [executable, Self.command] + arguments, environment: environment, descriptors: [
+            (childOutput, 1), (childOutput, 2), (childSocket, Self.socketDescriptor), (childReport, Self.reportDescriptor),
+        ])
         socket = sockets[0]
         report = reportPipe[0]
         output = outputPipe[0]

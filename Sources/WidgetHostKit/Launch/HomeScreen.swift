@@ -16,6 +16,8 @@ enum HomeScreen {
     }
 
     static func text(_ manifests: [Manifest], renderer: TerminalRenderer) -> String {
-        renderer.render(view(manifests), title: title, footer: "Open one with: widget-host launch NAME")
+        let names = manifests.map(\.id.shortName).joined(separator: ", ")
+        return renderer.render(view(manifests), title: title,
+                               footer: manifests.isEmpty ? nil : "Open one with: widget-host launch NAME, where NAME is one of: \(names)")
     }
 }

@@ -11,6 +11,7 @@ struct InteractiveLoop {
     let environment: [String: String]
     /// Whether the home screen is the bottom of the stack.
     let home: Bool
+    private let input = Input()
     /// Runs on the main thread after every wake-up, before the redraw
     /// (a plugin directory changed: rescan).
     var tick: () -> Void = {}
@@ -30,18 +31,22 @@ struct InteractiveLoop {
             tick()
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { break }
             if fds[0].revents != 0 {
-                for key in readKeys() { handle(key, &state) }
+                input.fill()
+                // One key at a time: a key may open a text prompt, which
+                // then takes the keys typed after it from the same read.
+                while !state.quit, let key = input.next() { handle(key, &state) }
             }
             session.settleEvents()
             if !state.quit { draw(&state) }
         }
-        return 0
+        return state.interrupted ? 128 + SIGINT : 0
     }
 
     private struct State {
         var atHome: Bool
         var message: String?
         var quit = false
+        var interrupted = false
         var actions: [ScreenAction] = []
         var lastFrame = ""
     }
@@ -49,8 +54,11 @@ struct InteractiveLoop {
     private func handle(_ key: UInt8, _ state: inout State) {
         state.message = nil
         switch key {
-        case UInt8(ascii: "q"), 3, 4:   // q, Ctrl-C, Ctrl-D
+        case UInt8(ascii: "q"), 4:   // q, Ctrl-D
             state.quit = true
+        case 3:   // Ctrl-C: quit, and say so in the exit status as an interrupted program does
+            state.quit = true
+            state.interrupted = true
         case UInt8(ascii: "r"):
             // Refresh; a widget that stopped is started again.
             if !state.atHome, let current = session.current { session.restartIfStopped(current.plugin) }
@@ -131,10 +139,13 @@ struct InteractiveLoop {
         defer { FileDescriptor.standardOutput.write("\u{1B}[?25l") }
         var pending: [UInt8] = []
         while true {
-            var fd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&fd, 1, -1) >= 0 else { if errno == EINTR { continue }; return nil }
-            if fd.revents & Int16(POLLHUP | POLLERR) != 0 { return nil }
-            for byte in readKeys() {
+            if input.isEmpty {
+                var fd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                guard poll(&fd, 1, -1) >= 0 else { if errno == EINTR { continue }; return nil }
+                if fd.revents & Int16(POLLHUP | POLLERR) != 0 { return nil }
+                input.fill()
+            }
+            while let byte = input.next() {
                 switch byte {
                 case 13, 10: return text
                 case 27, 3: return nil
@@ -155,9 +166,29 @@ struct InteractiveLoop {
         }
     }
 
-    private func readKeys() -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(0, &buffer, buffer.count)
-        return count > 0 ? Array(buffer[0..<count]) : []
+    /// Keys read from the terminal and not yet handled.
+    private final class Input {
+        private var pending: [UInt8] = []
+        private var head = 0
+
+        var isEmpty: Bool { head >= pending.count }
+
+        /// Reads what the terminal has now (raw mode never blocks).
+        func fill() {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(0, &buffer, buffer.count)
+            guard count > 0 else { return }
+            if isEmpty {
+                pending.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            pending += buffer[0..<count]
+        }
+
+        func next() -> UInt8? {
+            guard !isEmpty else { return nil }
+            defer { head += 1 }
+            return pending[head]
+        }
     }
 }

@@ -77,7 +77,7 @@ public final class WidgetSession {
     public func open(_ target: NavigationTarget) throws(SessionError) {
         let entry: NavigationEntry
         do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
-        runtime.bus.enqueue(BusEvent(topic: "nav.root", payload: NavigationTarget(plugin: entry.plugin.value, screen: entry.screen).json.serialized))
+        runtime.bus.enqueue(BusEvent(topic: "nav.root", payload: NavigationTarget(plugin: entry.plugin.value, screen: entry.screen, params: target.params).json.serialized))
         settleEvents()
     }
 
@@ -187,13 +187,14 @@ private final class ManifestCatalog: Sendable {
 
     func replace(_ new: [Manifest]) { manifests.withLock { $0 = new } }
 
-    /// By full id, or by last segment when only one plugin has it.
+    /// By full id, or, when only one plugin answers to it, by the last
+    /// segment of its id or its display name, in any case ("My Trips", "Crypto").
     func find(_ name: String) -> Manifest? {
         manifests.withLock { manifests in
-            manifests.first { $0.id.value == name } ?? {
-                let matches = manifests.filter { $0.id.shortName == name }
-                return matches.count == 1 ? matches[0] : nil
-            }()
+            if let exact = manifests.first(where: { $0.id.value == name }) { return exact }
+            let wanted = name.lowercased()
+            let matches = manifests.filter { $0.id.shortName == wanted || $0.name.lowercased() == wanted }
+            return matches.count == 1 ? matches[0] : nil
         }
     }
 }

@@ -45,39 +45,14 @@ public struct ChildProcess {
             close(outPipe[0]); close(outPipe[1])
             throw SystemError(code: code)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The child starts clean: its own process group, no signal blocked
-        // (test runners and the interactive loop block some), all defaults.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
+        let pid: pid_t
+        do {
+            pid = try Spawn.child(arguments[0], arguments: arguments, environment: environment, descriptors: [(outPipe[1], 1), (errPipe[1], 2)])
+        } catch {
+            (outPipe + errPipe).forEach { close($0) }
+            throw error
         }
-        var pid: pid_t = 0
-        let spawned = envp.map { posix_spawn(&pid, arguments[0], &actions, &attributes, argv, $0) }
-            ?? posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
         close(outPipe[1]); close(errPipe[1])
-        guard spawned == 0 else {
-            close(outPipe[0]); close(errPipe[0])
-            throw SystemError(code: spawned)
-        }
 
         var streams = [Stream(fd: outPipe[0]), Stream(fd: errPipe[0])]
         let deadline = Clock.now + timeout

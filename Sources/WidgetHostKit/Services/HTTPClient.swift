@@ -1,11 +1,9 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HostShim
 
 /// HTTP GET with a deadline and a cap on the body, for the plugins' http
-/// service. It blocks the calling thread, which the service contract makes
-/// the plugin's own.
+/// service, through libcurl (HostShim's http_get.c says why not URLSession).
+/// It blocks the calling thread, which the service contract makes the
+/// plugin's own, in poll(): waiting costs no CPU.
 public final class HTTPClient: Sendable {
     public struct Response: Sendable, Equatable {
         public let status: Int
@@ -36,76 +34,58 @@ public final class HTTPClient: Sendable {
     public init() {}
 
     public func get(_ url: String, timeout: Double = defaultTimeout, maxBytes: Int = defaultMaxBytes) throws(Failure) -> Response {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              parsed.host?.isEmpty == false else { throw .badURL(url) }
-        var request = URLRequest(url: parsed, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "GET"
-        let collector = Collector(maxBytes: maxBytes)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request)
-        task.resume()
-        guard collector.done.wait(timeout: .now() + timeout + 0.5) == .success else {
-            task.cancel()
-            throw .timeout(timeout)
+        guard Self.isAbsoluteHTTP(url) else { throw .badURL(url) }
+        let body = Body(limit: maxBytes)
+        var status = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let code = withExtendedLifetime(body) {
+            wh_shim_http_get(url, max(Int(timeout * 1000), 1), { context, data, length in
+                Unmanaged<Body>.fromOpaque(context!).takeUnretainedValue().append(data, length) ? 0 : 1
+            }, Unmanaged.passUnretained(body).toOpaque(), &status, &message, message.count)
         }
-        return try collector.result(timeout: timeout)
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch code {
+        case 0: return Response(status: status, body: body.bytes)
+        case _ where body.overflowed: throw .tooLarge(maxBytes)
+        case CURLCode.unsupportedProtocol, CURLCode.malformedURL: throw .badURL(url)
+        case CURLCode.cannotResolveProxy, CURLCode.cannotResolveHost, CURLCode.cannotConnect: throw .unreachable(reason)
+        case CURLCode.timedOut: throw .timeout(timeout)
+        case CURLCode.fileTooLarge: throw .tooLarge(maxBytes)
+        case CURLCode.gotNothing: throw .failed("the server closed the connection without answering")
+        default: throw .failed("the connection failed: \(reason.isEmpty ? "libcurl error \(code)" : reason)")
+        }
     }
 
-    private final class Collector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        let maxBytes: Int
-        let done = DispatchSemaphore(value: 0)
-        private let state = Locked<(status: Int, body: [UInt8], overflow: Bool, error: URLError?)>((0, [], false, nil))
+    /// `http://HOST...` or `https://HOST...`, with a host.
+    static func isAbsoluteHTTP(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        guard let rest = ["http://", "https://"].first(where: lowered.hasPrefix).map({ url.dropFirst($0.count) }) else { return false }
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return !host.isEmpty && !url.contains(where: { $0 == " " || $0.isNewline })
+    }
 
-        init(maxBytes: Int) { self.maxBytes = maxBytes }
+    /// libcurl's error codes (CURLcode) that the host tells apart.
+    private enum CURLCode {
+        static let unsupportedProtocol: Int32 = 1, malformedURL: Int32 = 3, cannotResolveProxy: Int32 = 5
+        static let cannotResolveHost: Int32 = 6, cannotConnect: Int32 = 7, timedOut: Int32 = 28
+        static let gotNothing: Int32 = 52, fileTooLarge: Int32 = 63
+    }
 
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let declared = response.expectedContentLength
-            let tooLarge = declared > Int64(maxBytes)
-            state.withLock {
-                $0.status = status
-                $0.overflow = tooLarge
+    /// The body as it arrives, refused past the limit.
+    private final class Body {
+        let limit: Int
+        private(set) var bytes: [UInt8] = []
+        private(set) var overflowed = false
+
+        init(limit: Int) { self.limit = limit }
+
+        func append(_ data: UnsafePointer<CChar>?, _ length: Int) -> Bool {
+            guard bytes.count + length <= limit else {
+                overflowed = true
+                return false
             }
-            completionHandler(tooLarge ? .cancel : .allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let overflow = state.withLock { state -> Bool in
-                if state.body.count + data.count > maxBytes {
-                    state.overflow = true
-                } else {
-                    state.body.append(contentsOf: data)
-                }
-                return state.overflow
-            }
-            if overflow { dataTask.cancel() }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            state.withLock { $0.error = error as? URLError ?? error.map { _ in URLError(.unknown) } }
-            done.signal()
-        }
-
-        func result(timeout: Double) throws(Failure) -> Response {
-            let (status, body, overflow, error) = state.withLock { $0 }
-            if overflow { throw .tooLarge(maxBytes) }
-            if let error {
-                switch error.code {
-                case .timedOut: throw .timeout(timeout)
-                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-                    throw .unreachable(error.localizedDescription)
-                case .networkConnectionLost where status == 0:
-                    throw .unreachable(error.localizedDescription)
-                case .unsupportedURL, .badURL: throw .badURL(error.failingURL?.absoluteString ?? "")
-                default: throw .failed("the connection failed: \(error.localizedDescription)")
-                }
-            }
-            return Response(status: status, body: body)
+            if let data { bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+            return true
         }
     }
 }

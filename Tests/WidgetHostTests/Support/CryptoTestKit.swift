@@ -122,32 +122,16 @@ enum CryptoHost {
 }
 
 /// One screen of the widget from `launch --format json`, taken apart.
-struct CryptoScreen: CustomStringConvertible {
+struct CryptoScreen: LaunchScreen {
     static let day = "2026-05-01"
 
     let run: TestSupport.HostRun
     let json: JSONValue
 
-    init(_ run: TestSupport.HostRun) throws {
-        self.run = run
-        do { json = try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
-    }
-
-    var description: String { run.description }
-
-    var screen: String? { json["screen"]?.string }
     var stack: [String] { json["stack"]?.array?.compactMap { $0["screen"]?.string } ?? [] }
     var params: JSONValue? { json["stack"]?.array?.last?["params"] }
     var error: String? { json["error"]?.string }
 
-    /// Every node of the view, depth first.
-    var nodes: [JSONValue] {
-        func walk(_ node: JSONValue) -> [JSONValue] { [node] + (node["children"]?.array ?? []).flatMap(walk) }
-        return json["view"].map(walk) ?? []
-    }
-
-    var texts: [String] { nodes.filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string } }
-    var badges: [String] { nodes.filter { $0["kind"]?.string == "badge" }.compactMap { $0["text"]?.string } }
     var isLoading: Bool { nodes.contains { $0["kind"]?.string == "progress" && $0["value"] == .null } }
 
     /// The headline price, shown in the positive colour when current.
@@ -194,73 +178,4 @@ struct CryptoScreen: CustomStringConvertible {
             return (topic, event["payload"] ?? .null)
         }
     }
-}
-
-/// An interactive `widget-host launch` in a detached tmux session on a
-/// private server (`tmux -L`), read with `capture-pane` and driven with
-/// `send-keys`. Every wait polls a bounded number of times.
-final class CryptoTmux {
-    let socket = "crypto-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    private let tmux: String
-    private var socketPath: String?
-    private var killed = false
-
-    static var tmuxPath: String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/tmux" }.first { access($0, X_OK) == 0 }
-    }
-
-    /// Starts `command` (argv, run without a shell's word splitting) in an 80x30 terminal.
-    init(_ command: [String], environment: [String: String]) throws {
-        guard let tmux = Self.tmuxPath else { throw TestSupport.Failure("no tmux on PATH") }
-        self.tmux = tmux
-        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let line = (["exec", "env", "-i"] + variables + command).map(Self.quote).joined(separator: " ")
-        try self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "30", line])
-        socketPath = try? self.tmux(["display-message", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        // Keep the pane after the program exits, so its last screen and exit can be read.
-        try self.tmux(["set-option", "-g", "remain-on-exit", "on"])
-    }
-
-    deinit { kill() }
-
-    func kill() {
-        guard !killed else { return }
-        killed = true
-        _ = try? tmux(["kill-server"])
-        // The server leaves its socket behind.
-        if let socketPath, !socketPath.isEmpty { unlink(socketPath) }
-    }
-
-    func capture() throws -> String { try tmux(["capture-pane", "-p"]) }
-
-    func send(_ keys: String) throws { try tmux(["send-keys", "-l", keys]) }
-
-    /// Whether the program in the pane has exited.
-    func exited() throws -> Bool { try tmux(["display-message", "-p", "#{pane_dead}"]).hasPrefix("1") }
-
-    /// Polls the screen until `condition` holds; throws with the last screen
-    /// if it never does within `attempts` polls 50 ms apart.
-    @discardableResult
-    func waitFor(_ what: String, attempts: Int = 400, _ condition: (String) throws -> Bool) throws -> String {
-        var screen = ""
-        for _ in 0..<attempts {
-            screen = try capture()
-            if try condition(screen) { return screen }
-            usleep(50_000)
-        }
-        throw TestSupport.Failure("the screen never showed \(what); last screen:\n\(screen)")
-    }
-
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        let result = try ChildProcess.run([tmux, "-L", socket] + arguments, timeout: 20)
-        guard result.termination == .exited(0) else {
-            throw TestSupport.Failure("tmux \(arguments.joined(separator: " ")): \(result.termination) "
-                + String(decoding: result.standardError, as: UTF8.self))
-        }
-        return String(decoding: result.standardOutput, as: UTF8.self)
-    }
-
-    private static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }

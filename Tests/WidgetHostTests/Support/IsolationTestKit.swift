@@ -117,8 +117,12 @@ enum IsolationTestKit {
 
     /// The JSON `launch --format json` printed.
     static func screen(_ run: TestSupport.HostRun) throws -> JSONValue {
-        do { return try JSONParser.parse(run.stdout) } catch { throw TestSupport.Failure("not JSON: \(error)\n\(run)") }
+        try run.json()
     }
+
+    /// The terminal of the interactive tests (`r` restarts, plugins appear
+    /// and reload live): 100 columns, and waits of 300 polls.
+    static let terminal = Tmux.Settings(columns: 100, attempts: 300)
 
     /// Polls `condition` up to `attempts` times, 50 ms apart.
     static func eventually(_ attempts: Int = 200, _ condition: () -> Bool) -> Bool {
@@ -128,60 +132,4 @@ enum IsolationTestKit {
         }
         return condition()
     }
-}
-
-/// `widget-host` in a detached tmux session on a private server, for the
-/// interactive tests: `r` restarts, plugins appear and reload live.
-final class IsolationTerminal {
-    let socket = "isolation-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    private let tmux: String
-    private var killed = false
-
-    static var tmuxPath: String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/tmux" }.first { access($0, X_OK) == 0 }
-    }
-
-    init(_ command: [String], environment: [String: String]) throws {
-        guard let tmux = Self.tmuxPath else { throw TestSupport.Failure("no tmux on PATH") }
-        self.tmux = tmux
-        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let line = (["exec", "env", "-i"] + variables + command).map(Self.quote).joined(separator: " ")
-        try self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", line])
-        try self.tmux(["set-option", "-g", "remain-on-exit", "on"])
-    }
-
-    deinit { kill() }
-
-    func kill() {
-        guard !killed else { return }
-        killed = true
-        _ = try? tmux(["kill-server"])
-    }
-
-    func send(_ keys: String) throws { try tmux(["send-keys", "-l", keys]) }
-
-    /// Polls the screen until `condition` holds; throws with the last screen otherwise.
-    @discardableResult
-    func waitFor(_ what: String, _ condition: (String) -> Bool) throws -> String {
-        var screen = ""
-        for _ in 0..<300 {
-            screen = try tmux(["capture-pane", "-p"])
-            if condition(screen) { return screen }
-            usleep(50_000)
-        }
-        throw TestSupport.Failure("the screen never showed \(what); last screen:\n\(screen)")
-    }
-
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        let result = try ChildProcess.run([tmux, "-L", socket] + arguments, timeout: 20)
-        guard result.termination == .exited(0) else {
-            throw TestSupport.Failure("tmux \(arguments.joined(separator: " ")): \(result.termination) "
-                + String(decoding: result.standardError, as: UTF8.self))
-        }
-        return String(decoding: result.standardOutput, as: UTF8.self)
-    }
-
-    private static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }

@@ -62,6 +62,11 @@ enum TestSupport {
         var description: String {
             "widget-host \(arguments.joined(separator: " ")): \(termination)\n--- stdout:\n\(stdout)--- stderr:\n\(stderr)"
         }
+
+        /// Standard output parsed, for `--format json` and `--json` runs.
+        func json() throws -> JSONValue {
+            do { return try JSONParser.parse(stdout) } catch { throw Failure("not JSON: \(error)\n\(self)") }
+        }
     }
 
     /// Runs `widget-host` with `arguments` in a controlled environment: HOME

@@ -39,11 +39,7 @@ enum ViewsFixture {
     /// `launch ... --format json`, parsed.
     static func json(_ arguments: [String], environment: [String: String] = [:]) throws -> (run: TestSupport.HostRun, json: JSONValue) {
         let run = try run(arguments + ["--format", "json"], environment: environment)
-        do {
-            return (run, try JSONParser.parse(run.stdout))
-        } catch {
-            throw TestSupport.Failure("not JSON: \(error)\n\(run)")
-        }
+        return (run, try run.json())
     }
 }
 
@@ -95,20 +91,12 @@ enum WidthOracle {
     static func width(_ text: String) -> Int { text.reduce(0) { $0 + width($1) } }
 }
 
-/// An interactive terminal for the launch tests: a detached tmux session on
-/// a private server (`tmux -L`), 80x30, read with `capture-pane` and driven
-/// with `send-keys`. It runs either a command directly or a shell, in which
-/// the test types commands, so that the terminal's state after the program
-/// exits can be examined with `stty`. Every wait polls a bounded number of times.
-final class ViewsTerminal {
-    let socket = "views-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    private let tmux: String
-    private var socketPath: String?
-    private var killed = false
-    /// Where `recordOutput` copies every byte the program writes.
-    private(set) var recording: String?
-
-    static var tmuxPath: String? { CryptoTmux.tmuxPath }
+/// The launch tests' terminals: 80x30, wrapped lines joined. A program runs
+/// either directly or from a shell in which the test types commands, so
+/// that the terminal's state after the program exits can be examined with
+/// `stty`.
+enum ViewsTerminal {
+    static let settings = Tmux.Settings(joinsWrappedLines: true)
 
     static let prompt = "VIEWS-PROMPT$ "
 
@@ -124,88 +112,17 @@ final class ViewsTerminal {
     }
 
     /// Runs `command` (argv, no shell word splitting) in the pane.
-    convenience init(command: [String], environment: [String: String]) throws {
-        try self.init(line: Self.line(command, environment: environment))
+    static func start(_ command: [String], environment: [String: String]) throws -> Tmux {
+        try Tmux(command, environment: environment, settings: settings)
     }
 
     /// Runs `/bin/sh` in the pane with a known prompt; type commands with `type(_:)`.
-    static func shell(environment: [String: String]) throws -> ViewsTerminal {
-        var variables = environment
-        variables["PS1"] = prompt
-        let terminal = try ViewsTerminal(line: line(["/bin/sh"], environment: variables))
-        try terminal.waitFor("the shell's prompt") { $0.contains(prompt) }
-        return terminal
+    static func shell(environment: [String: String]) throws -> Tmux {
+        try Tmux.shell(environment: environment, prompt: prompt, settings: settings)
     }
+}
 
-    private init(line: String) throws {
-        guard let tmux = Self.tmuxPath else { throw TestSupport.Failure("no tmux on PATH") }
-        self.tmux = tmux
-        try self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "30", line])
-        socketPath = try? self.tmux(["display-message", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        // Keep the pane after the program exits, so its last screen can be read.
-        try self.tmux(["set-option", "-g", "remain-on-exit", "on"])
-    }
-
-    deinit { kill() }
-
-    func kill() {
-        guard !killed else { return }
-        killed = true
-        _ = try? tmux(["kill-server"])
-        if let socketPath, !socketPath.isEmpty { unlink(socketPath) }
-    }
-
-    /// The visible screen, wrapped lines joined.
-    func capture() throws -> String { try tmux(["capture-pane", "-p", "-J"]) }
-
-    /// Types `text` literally.
-    func send(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
-
-    /// Presses a named key: Enter, C-c, Escape.
-    func press(_ key: String) throws { try tmux(["send-keys", key]) }
-
-    /// Types a shell command and presses Enter.
-    func type(_ command: String) throws {
-        try send(command)
-        try press("Enter")
-    }
-
-    /// A tmux format about the pane: `#{alternate_on}`, `#{pane_dead}`.
-    func format(_ format: String) throws -> String {
-        try tmux(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    var inAlternateScreen: Bool { get throws { try format("#{alternate_on}") == "1" } }
-
-    func exited() throws -> Bool { try format("#{pane_dead}") == "1" }
-
-    /// From now on, every byte written to the pane is appended to a file.
-    func recordOutput() throws {
-        let path = try TestSupport.makeTemporaryDirectory("views-tty") + "/output"
-        try TestSupport.write([], to: path)
-        try tmux(["pipe-pane", "-o", "cat >> " + Self.quote(path)])
-        recording = path
-    }
-
-    /// The bytes recorded so far.
-    func recorded() throws -> [UInt8] {
-        guard let recording else { throw TestSupport.Failure("recordOutput() was not called") }
-        return try TestSupport.readBytes(recording)
-    }
-
-    /// Polls the screen until `condition` holds; throws with the last screen
-    /// if it never does within `attempts` polls 50 ms apart.
-    @discardableResult
-    func waitFor(_ what: String, attempts: Int = 400, _ condition: (String) throws -> Bool) throws -> String {
-        var screen = ""
-        for _ in 0..<attempts {
-            screen = try capture()
-            if try condition(screen) { return screen }
-            usleep(50_000)
-        }
-        throw TestSupport.Failure("the screen never showed \(what); last screen:\n\(screen)")
-    }
-
+extension Tmux {
     /// In the shell: the terminal flags `stty -a` reports among echo and
     /// icanon, as "echo icanon" or "-echo -icanon", read after a marker.
     func terminalFlags() throws -> Set<String> {
@@ -217,23 +134,6 @@ final class ViewsTerminal {
         let line = try #require(screen.split(separator: "\n").last { $0.hasPrefix(marker + ":") && $0.hasSuffix(":end") })
         return Set(line.dropFirst(marker.count + 1).dropLast(4).split(separator: " ").map(String.init))
     }
-
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        let result = try ChildProcess.run([tmux, "-L", socket] + arguments, timeout: 20)
-        guard result.termination == .exited(0) else {
-            throw TestSupport.Failure("tmux \(arguments.joined(separator: " ")): \(result.termination) "
-                + String(decoding: result.standardError, as: UTF8.self))
-        }
-        return String(decoding: result.standardOutput, as: UTF8.self)
-    }
-
-    static func line(_ command: [String], environment: [String: String]) -> String {
-        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        return (["exec", "env", "-i"] + variables + command).map(quote).joined(separator: " ")
-    }
-
-    static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }
 
 extension String {

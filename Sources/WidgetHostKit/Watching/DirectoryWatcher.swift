@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import HostShim
+
+/// Watches directories with inotify on a thread of its own and says what
+/// happened in them, for a watcher that turns that into its own reports.
+///
+/// A directory that does not exist, or no longer does, is looked for again
+/// every `retryMilliseconds`; one that was deleted or moved away is reported
+/// as vanished, and as appeared once it is watched again. Events are
+/// reported on the watcher's thread. The thread keeps the watcher, and the
+/// `onEvent` given to `start`, alive until `stop()`.
+final class DirectoryWatcher: @unchecked Sendable {
+    enum Event {
+        /// A watch was set on `directory` after the first look, so changes
+        /// made before it went unseen; `afterAbsence` when a look had found
+        /// no directory since it was last watched (or since the start).
+        case appeared(directory: String, afterAbsence: Bool)
+        /// `directory` was deleted or moved away.
+        case vanished(directory: String)
+        /// `name` in `directory` had the events in `mask`.
+        case entry(directory: String, name: String, mask: UInt32)
+    }
+
+    private let directories: [String]
+    private let mask: UInt32
+    private let retryMilliseconds: Int32
+    /// Written to by `stop()`; the thread polls it with the inotify descriptor.
+    private let stopPipe: (read: Int32, write: Int32)
+    private var thread: Thread?
+
+    /// `mask` is the events wanted on entries; a directory's own deletion
+    /// or move is always watched.
+    init(directories: [String], mask: UInt32, retryMilliseconds: Int32) {
+        self.directories = directories
+        self.mask = mask | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+        self.retryMilliseconds = retryMilliseconds
+        var fds: [Int32] = [-1, -1]
+        if wh_shim_pipe_cloexec(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        } else {
+            fds = [-1, -1]
+        }
+        stopPipe = (fds[0], fds[1])
+    }
+
+    deinit {
+        stop()
+        close(stopPipe.read)
+        close(stopPipe.write)
+    }
+
+    func start(threadName: String, onEvent: @escaping @Sendable (Event) -> Void) {
+        guard thread == nil, stopPipe.read >= 0 else { return }
+        let thread = Thread { [self] in run(onEvent) }
+        thread.name = threadName
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Asks the thread to end; it reports nothing more.
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopPipe.write, &byte, 1)
+    }
+
+    private func run(_ onEvent: (Event) -> Void) {
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var watched: [Int32: String] = [:]
+        var unwatched = directories.map { (directory: $0, absent: false) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var firstLook = true
+        while true {
+            unwatched = unwatched.compactMap { directory, absent in
+                let wd = inotify_add_watch(fd, directory, mask)
+                guard wd >= 0 else { return (directory, true) }
+                watched[wd] = directory
+                if !firstLook { onEvent(.appeared(directory: directory, afterAbsence: absent)) }
+                return nil
+            }
+            firstLook = false
+            var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            while poll(&fds, 2, unwatched.isEmpty ? -1 : retryMilliseconds) < 0 && errno == EINTR {}
+            if fds[0].revents != 0 { return }
+            guard fds[1].revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            var offset = 0
+            // struct inotify_event: wd, mask, cookie, len (4 native-endian bytes each), then len bytes of NUL-padded name.
+            while offset + 16 <= count {
+                let wd = Int32(bitPattern: Self.u32(buffer, offset))
+                let mask = Self.u32(buffer, offset + 4)
+                let length = Int(Self.u32(buffer, offset + 12))
+                let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
+                offset += 16 + length
+                guard let directory = watched[wd] else { continue }
+                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                    // A directory moved away keeps its watch; events from it would only be dropped.
+                    _ = inotify_rm_watch(fd, wd)
+                    watched[wd] = nil
+                    unwatched.append((directory, false))
+                    onEvent(.vanished(directory: directory))
+                    continue
+                }
+                guard let name = String(validating: nameBytes, as: UTF8.self) else { continue }
+                onEvent(.entry(directory: directory, name: name, mask: mask))
+            }
+        }
+    }
+
+    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
+    }
+}
