@@ -86,6 +86,49 @@ struct BusTests {
         #expect(Topic.covers(declared, requested) == expected)
     }
 
+    /// `#` anywhere but last is outside the grammar; a grant of it that slipped
+    /// past the checks must grant only what AMQP says it matches.
+    @Test("a grant of '#.x' denies nav.push and #, and allows only topics ending in x",
+          arguments: [
+              ("#.x", "nav.push", false),
+              ("#.x", "x", true),
+              ("#.x", "a.b.x", true),
+              ("#.x", "x.y", false),
+              ("a.#.b", "a.b", true),
+              ("a.#.b", "a.c.d.b", true),
+              ("a.#.b", "a.c", false),
+              ("#.#.x", "x", true),
+              ("#.*.#", "a.b", true),
+          ])
+    func innerHashMatches(pattern: String, topic: String, expected: Bool) {
+        #expect(Topic.matches(pattern, topic) == expected)
+    }
+
+    @Test("a grant of '#.x' covers no subscription to # or nav.#",
+          arguments: [
+              ("#.x", "#", false),
+              ("#.x", "nav.#", false),
+              ("#.x", "nav.push", false),
+              ("#.x", "*", false),
+              ("#.x", "a.*.x", true),
+              ("#.x", "#.x", true),
+              ("#.x", "a.#.x", true),
+              ("a.#.b", "a.*.b", true),
+              ("a.#.b", "a.#", false),
+          ])
+    func innerHashCovers(declared: String, requested: String, expected: Bool) {
+        #expect(Topic.covers(declared, requested) == expected)
+        #expect(Topic.patternProblem(declared) != nil, "the grammar refuses \(declared)")
+    }
+
+    @Test("a pattern of many inner # against a long topic finishes")
+    func innerHashIsNotExponential() {
+        let pattern = Array(repeating: "#", count: 60).joined(separator: ".") + ".y"
+        let topic = Array(repeating: "a", count: 60).joined(separator: ".") + ".x"
+        #expect(!Topic.matches(pattern, topic))
+        #expect(!Topic.covers(pattern, topic))
+    }
+
     @Test("invalid topics are refused by publish and nothing is delivered",
           arguments: ["", ".", "a..b", ".a", "a.", "a.*", "a.#", "#", "*", "a b", "caf\u{E9}", "a/b", "a.b\n",
                       String(repeating: "x", count: Topic.maxLength + 1)])

@@ -60,13 +60,29 @@ struct HostClockTests {
         #expect(ISO8601.milliseconds(from: "1969-12-31T23:59:59.500Z") == -500)
     }
 
+    @Test("RFC 3339: a space may stand for T, and a leap second :60 ends a UTC day")
+    func spaceAndLeapSecond() {
+        #expect(ISO8601.milliseconds(from: "2026-05-01 09:30:00Z") == 1_777_627_800_000)
+        #expect(ISO8601.milliseconds(from: "2026-05-01 11:30:00.250+02:00") == 1_777_627_800_250)
+        // 2016-12-31T23:59:60Z was a real leap second; Unix time has none, so
+        // it reads as the instant after :59, the same as the next day's 00:00:00.
+        let newDay = ISO8601.milliseconds(from: "2017-01-01T00:00:00Z")
+        #expect(newDay != nil)
+        #expect(ISO8601.milliseconds(from: "2016-12-31T23:59:60Z") == newDay)
+        #expect(ISO8601.milliseconds(from: "2016-12-31 23:59:60.5Z") == newDay.map { $0 + 500 })
+        // The same UTC second written with an offset.
+        #expect(ISO8601.milliseconds(from: "2017-01-01T00:59:60+01:00") == newDay)
+        #expect(ISO8601.milliseconds(from: "2016-12-31T18:59:60-05:00") == newDay)
+    }
+
     @Test("invalid dates, times and formats give nil",
           arguments: [
               "2026-02-30T00:00:00Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
               "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-32T00:00:00Z",
-              "2026-05-01T24:00:00Z", "2026-05-01T23:60:00Z", "2026-05-01T23:59:60Z",
+              "2026-05-01T24:00:00Z", "2026-05-01T23:60:00Z", "2026-05-01T12:59:60Z", "2026-05-01T23:58:60Z",
+              "2026-05-01T23:59:60+01:00", "2026-05-01T23:59:61Z",
               "2026-05-01T09:30:00", "2026-05-01T09:30:00.5", "2026-05-01", "2026-05-01T09:30Z", "09:30:00Z",
-              "2026-05-01 09:30:00Z", "2026-5-01T09:30:00Z", "2026-05-1T09:30:00Z", "26-05-01T09:30:00Z",
+              "2026-05-01  09:30:00Z", "2026-05-01_09:30:00Z", "2026-5-01T09:30:00Z", "2026-05-1T09:30:00Z", "26-05-01T09:30:00Z",
               "2026/05/01T09:30:00Z", "2026-05-01T09-30-00Z", "2026-05-01T09:30:00.Z", "2026-05-01T09:30:00,5Z",
               "2026-05-01T09:30:00+0200", "2026-05-01T09:30:00+02", "2026-05-01T09:30:00+2:00",
               "2026-05-01T09:30:00+24:00", "2026-05-01T09:30:00+02:60", "2026-05-01T09:30:00Z ", " 2026-05-01T09:30:00Z",

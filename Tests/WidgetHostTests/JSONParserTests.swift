@@ -236,6 +236,29 @@ struct JSONParserTests {
         #expect(throws: Never.self) { try JSONParser.parse(#"{"a":{"a":1},"b":[{"a":1},{"a":2}]}"#) }
     }
 
+    @Test("keys that differ only in Unicode normal form are two keys, looked up by their bytes")
+    func keysAreComparedByBytes() throws {
+        // "\u00e9" is é as one code point; "e\u0301" is e with a combining acute.
+        let value = try JSONParser.parse(#"{"\u00e9":1,"e\u0301":2}"#)
+        #expect(value["\u{E9}"] == .number("1"))
+        #expect(value["e\u{301}"] == .number("2"))
+        #expect(value["\u{E9}"] != value["e\u{301}"])
+        #expect(JSONValue.string("\u{E9}") != JSONValue.string("e\u{301}"))
+        #expect(JSONValue.object([("\u{E9}", 1)]) != JSONValue.object([("e\u{301}", 1)]))
+        // A true byte-for-byte repeat is still refused.
+        #expect(Self.refusal(#"{"e\u0301":1,"e\u0301":2}"#)?.message.hasPrefix("duplicate key") == true)
+    }
+
+    @Test("maxDepth is capped: 10,001 asked for, 10,000 levels refused instead of overflowing the stack")
+    func maxDepthIsCapped() throws {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let refusal = Self.refusal(deep, maxDepth: 10_001)
+        #expect(refusal?.message == "nested deeper than \(JSONParser.maxDepthCap) levels")
+        let atCap = String(repeating: "[", count: JSONParser.maxDepthCap) + String(repeating: "]", count: JSONParser.maxDepthCap)
+        #expect(throws: Never.self) { try JSONParser.parse(atCap, maxDepth: .max) }
+        #expect(Self.refusal("[1]", maxDepth: -5)?.message == "nested deeper than 0 levels")
+    }
+
     @Test func unterminatedString() {
         #expect(Self.refusal("\"abc") == JSONError(message: "unterminated string", line: 1, column: 5))
         #expect(Self.refusal("[\"é") == JSONError(message: "unterminated string", line: 1, column: 4))

@@ -227,6 +227,16 @@ struct ManifestTests {
         #expect(Self.refusal(["topics": ["subscribe": 1]]) == #"topics field "subscribe" must be an array of strings"#)
     }
 
+    @Test("topic grants outside the pattern grammar are refused with the reason")
+    func topicsOutsideTheGrammar() {
+        #expect(Self.refusal(["topics": ["publish": ["#.x"], "subscribe": ["#.x"]]])
+                == "manifest topics.publish: '#' may only be the last segment of a pattern")
+        #expect(Self.refusal(["topics": ["subscribe": ["nav..push"]]])
+                == "manifest topics.subscribe: pattern 'nav..push' has an empty segment")
+        #expect(Self.refusal(["topics": ["subscribe": ["a.b c"]]])?.hasPrefix("manifest topics.subscribe: pattern 'a.b c' has a segment") == true)
+        #expect(throws: Never.self) { try Manifest(json: Self.minimal(["topics": ["publish": ["a.*"], "subscribe": ["nav.#", "#"]]])) }
+    }
+
     @Test func servicesAndTopicsMustBeObjects() {
         // A plugin that writes its requirements as a bare array gets no
         // required services at all, so a missing service goes unnoticed.

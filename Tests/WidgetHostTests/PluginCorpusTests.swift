@@ -563,6 +563,10 @@ extension PluginCorpusTests {
             CorpusCase("needs-teleport.so", .rejected("requires service widget-host.teleport/1")) { builder, path in
                 try builder.compile(path, #"-DREQUIRED_SERVICE="widget-host.teleport/1""#)
             },
+            // `#.x` is outside the pattern grammar; unchecked, it granted every topic.
+            CorpusCase("topic-grants-all.so", .rejected("topics.subscribe: '#' may only be the last segment of a pattern")) { builder, path in
+                try builder.compile(path, ##"-DSUBSCRIBE_TOPIC="#.x""##)
+            },
             CorpusCase("crash-in-entry.so", .ok, validate: ("load", "SIGSEGV")) { builder, path in
                 try builder.compile(path, "-DCRASH_IN_ENTRY")
             },

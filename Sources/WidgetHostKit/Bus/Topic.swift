@@ -3,7 +3,10 @@
 /// A topic is dot-separated segments of `[A-Za-z0-9_-]`, such as
 /// `checkout.changed`. A pattern may use `*` for exactly one segment
 /// (`checkout.*`) and, as its last segment, `#` for any number of segments
-/// including none (`nav.#`); `#` alone matches everything.
+/// including none (`nav.#`); `#` alone matches everything. A `#` anywhere
+/// else is outside the grammar: `patternProblem` refuses it (so does the
+/// manifest parser), and `matches` gives it AMQP's meaning rather than
+/// "everything from here".
 public enum Topic {
     public static let maxLength = 255
 
@@ -60,9 +63,19 @@ public enum Topic {
         }
     }
 
-    /// Whether `pattern` matches the topic `topic`.
+    /// Whether `pattern` matches the topic `topic`, with AMQP's meaning for
+    /// every pattern: `*` is one segment and `#` zero or more, wherever it
+    /// stands. Patterns in the grammar end any `#` they have, so they take the
+    /// quick path; one with an inner `#` (refused by `patternProblem`, but
+    /// callers may not have asked) is still matched correctly, never as
+    /// "everything from here".
     public static func matches(_ pattern: String, _ topic: String) -> Bool {
-        matches(pattern.split(separator: ".")[...], topic.split(separator: ".")[...])
+        let patternSegments = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        let topicSegments = topic.split(separator: ".", omittingEmptySubsequences: false)
+        if patternSegments.dropLast().contains("#") {
+            return Containment(patternSegments, topicSegments, topicHasWildcards: false).holds
+        }
+        return matches(patternSegments[...], topicSegments[...])
     }
 
     private static func matches(_ pattern: ArraySlice<Substring>, _ topic: ArraySlice<Substring>) -> Bool {
@@ -76,15 +89,46 @@ public enum Topic {
     /// `declared`: a plugin may subscribe to `checkout.ready` or
     /// `checkout.*` under a declared `checkout.*`, but not to `#`.
     public static func covers(_ declared: String, _ requested: String) -> Bool {
-        covers(declared.split(separator: ".")[...], requested.split(separator: ".")[...])
+        Containment(declared.split(separator: ".", omittingEmptySubsequences: false),
+                    requested.split(separator: ".", omittingEmptySubsequences: false),
+                    topicHasWildcards: true).holds
     }
 
-    private static func covers(_ declared: ArraySlice<Substring>, _ requested: ArraySlice<Substring>) -> Bool {
-        guard let head = declared.first else { return requested.isEmpty }
-        if head == "#" { return true }
-        guard let segment = requested.first, segment != "#" else { return false }
-        guard head == "*" || head == segment else { return false }
-        return covers(declared.dropFirst(), requested.dropFirst())
+    /// Whether the pattern `outer` matches everything `inner` stands for, by
+    /// dynamic programming over (outer, inner) positions: linear memory,
+    /// quadratic time in segments, so no pattern can make it blow up.
+    /// `inner` is a topic (wildcards are literal text) or a pattern.
+    private struct Containment {
+        let holds: Bool
+
+        init(_ outer: [Substring], _ inner: [Substring], topicHasWildcards: Bool) {
+            let isMany: (Substring) -> Bool = { topicHasWildcards && $0 == "#" }
+            let isOne: (Substring) -> Bool = { topicHasWildcards && $0 == "*" }
+            // next[j]: outer[(i+1)...] covers inner[j...]; built from the end.
+            var next = [Bool](repeating: false, count: inner.count + 1)
+            next[inner.count] = true
+            var current = next
+            for i in stride(from: outer.count - 1, through: 0, by: -1) {
+                let head = outer[i]
+                current[inner.count] = head == "#" && next[inner.count]
+                for j in stride(from: inner.count - 1, through: 0, by: -1) {
+                    let segment = inner[j]
+                    if head == "#" {
+                        // Match nothing, or swallow one more inner segment (a
+                        // `#` in inner too: `#` produces whatever `#` does).
+                        current[j] = next[j] || current[j + 1]
+                    } else if isMany(segment) {
+                        current[j] = false
+                    } else if head == "*" || (head == segment && !isOne(segment)) {
+                        current[j] = next[j + 1]
+                    } else {
+                        current[j] = false
+                    }
+                }
+                swap(&next, &current)
+            }
+            holds = next[0]
+        }
     }
 
     public static func isPattern(_ text: String) -> Bool {

@@ -10,6 +10,10 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
 /// A strict RFC 8259 parser over UTF-8 bytes.
 public struct JSONParser {
     public static let defaultMaxDepth = 64
+    /// The deepest any caller may ask for: the parser recurses once per
+    /// level, and a few hundred levels fit in the smallest thread stack we
+    /// run on. A larger `maxDepth` is lowered to this.
+    public static let maxDepthCap = 512
 
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
@@ -30,7 +34,7 @@ public struct JSONParser {
 
     private init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
-        self.maxDepth = maxDepth
+        self.maxDepth = min(max(maxDepth, 0), Self.maxDepthCap)
     }
 
     private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
@@ -51,7 +55,7 @@ public struct JSONParser {
         guard depth <= maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
         index += 1
         var members: [(String, JSONValue)] = []
-        var keys = Set<String>()
+        var keys = Set<KeyBytes>()
         skipSpace()
         if peek(UInt8(ascii: "}")) { index += 1; return .object(members) }
         while true {
@@ -59,7 +63,7 @@ public struct JSONParser {
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
             let keyStart = index
             let key = try string()
-            guard keys.insert(key).inserted else {
+            guard keys.insert(KeyBytes(key)).inserted else {
                 index = keyStart
                 throw error("duplicate key \"\(key)\"")
             }
@@ -261,4 +265,14 @@ public struct JSONParser {
         let column = 1 + bytes[lineStart..<position].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         return JSONError(message: message, line: line, column: column)
     }
+}
+
+/// An object key as its UTF-8 bytes: duplicates are found by bytes, so two
+/// keys that differ only in Unicode normal form are two keys (RFC 8259 compares
+/// code units), where `Set<String>` would call them one.
+private struct KeyBytes: Hashable {
+    let key: String
+    init(_ key: String) { self.key = key }
+    static func == (a: KeyBytes, b: KeyBytes) -> Bool { JSONValue.sameBytes(a.key, b.key) }
+    func hash(into hasher: inout Hasher) { for byte in key.utf8 { hasher.combine(byte) } }
 }

@@ -19,16 +19,23 @@ public enum JSONValue: Equatable, Sendable {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
         case let (.number(a), .number(b)): a == b
-        case let (.string(a), .string(b)): a == b
+        case let (.string(a), .string(b)): sameBytes(a, b)
         case let (.array(a), .array(b)): a == b
-        case let (.object(a), .object(b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.object(a), .object(b)): a.count == b.count && zip(a, b).allSatisfy { sameBytes($0.0, $1.0) && $0.1 == $1.1 }
         default: false
         }
     }
 
     public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
+        return members.first { Self.sameBytes($0.0, key) }?.1
+    }
+
+    /// JSON compares strings by code units, not by Unicode canonical
+    /// equivalence as Swift's `==` does: "\u{E9}" and "e\u{301}" are
+    /// different keys.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
     }
 
     public var string: String? {

@@ -73,6 +73,13 @@ extension Manifest {
         optionalServices = try services.strings("optional")
         publishes = try topics.strings("publish")
         subscribes = try topics.strings("subscribe")
+        // A grant outside the pattern grammar (`#.x`) must not reach the bus:
+        // refused here, the plugin is never listed as runnable.
+        for (field, patterns) in [("publish", publishes), ("subscribe", subscribes)] {
+            if let problem = patterns.lazy.compactMap(Topic.patternProblem).first {
+                throw ManifestError("manifest topics.\(field): \(problem)")
+            }
+        }
         if let http = json["http"], http != .null {
             guard http.isObject, http["hosts"] != nil else { throw ManifestError("manifest field \"http\" must be an object with \"hosts\"") }
             httpHosts = try Fields(json: http, context: "http").strings("hosts")

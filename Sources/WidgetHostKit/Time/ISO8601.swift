@@ -1,7 +1,11 @@
 /// ISO 8601 instants with an explicit offset: `2026-05-01T09:30:00Z`,
-/// `2026-05-01T11:30:00+02:00`, with optional fractional seconds. A time
-/// without an offset is refused: its instant would be a guess. Shared with
-/// PluginKit, so `--now` and a booking's times are read by one parser.
+/// `2026-05-01T11:30:00+02:00`, with optional fractional seconds. As RFC 3339
+/// allows, the `T` may be a space (`2026-05-01 09:30:00Z`, as people type it)
+/// and the second may be 60 at the end of a UTC day (`23:59:60Z`, a leap
+/// second, read as the instant that follows `23:59:59`, since Unix time has no
+/// leap seconds). A time without an offset is refused: its instant would be a
+/// guess. Shared with PluginKit, so `--now` and a booking's times are read by
+/// one parser.
 public enum ISO8601 {
     public struct Instant: Equatable, Sendable {
         /// Milliseconds since 1970-01-01T00:00:00Z.
@@ -32,11 +36,11 @@ public enum ISO8601 {
         }
         func byte(_ index: Int, is ascii: Character) -> Bool { index < buffer.count && buffer[index] == ascii.asciiValue! }
         guard let year = number(0, 4), byte(4, is: "-"), let month = number(5, 2), byte(7, is: "-"),
-              let day = number(8, 2), byte(10, is: "T") || byte(10, is: "t"),
+              let day = number(8, 2), byte(10, is: "T") || byte(10, is: "t") || byte(10, is: " "),
               let hour = number(11, 2), byte(13, is: ":"), let minute = number(14, 2), byte(16, is: ":"),
               let second = number(17, 2),
               (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+              hour < 24, minute < 60, second <= 60
         else { return nil }
         var index = 19
         var fraction = 0
@@ -63,6 +67,11 @@ public enum ISO8601 {
             return nil
         }
         guard index == buffer.count else { return nil }
+        // A leap second exists only as the last second of a UTC day.
+        if second == 60 {
+            let minuteOfUTCDay = ((hour * 60 + minute - offset) % 1440 + 1440) % 1440
+            guard minuteOfUTCDay == 1439 else { return nil }
+        }
         let days = Int64(CivilCalendar.days(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
         return Instant(milliseconds: seconds * 1000 + Int64(fraction), offsetMinutes: offset)

@@ -25,6 +25,9 @@
 #ifndef REQUIRED_SERVICE
 #define REQUIRED_SERVICE "widget-host.log/1"
 #endif
+#ifndef SUBSCRIBE_TOPIC
+#define SUBSCRIBE_TOPIC "hello.*"
+#endif
 #ifndef STRUCT_SIZE
 #define STRUCT_SIZE sizeof(wh_plugin_descriptor)
 #endif
@@ -47,7 +50,7 @@ WH_MANIFEST("{"
         "{\"id\": \"about\", \"title\": \"About\"}"
     "],"
     "\"services\": {\"required\": [\"" REQUIRED_SERVICE "\"], \"optional\": []},"
-    "\"topics\": {\"publish\": [], \"subscribe\": [\"hello.*\"]}"
+    "\"topics\": {\"publish\": [], \"subscribe\": [\"" SUBSCRIBE_TOPIC "\"]}"
 "}")
 
 struct wh_plugin {
