@@ -59,7 +59,8 @@ private struct Descriptor: @unchecked Sendable {
             render: renderInstance,
             handle_action: handleAction,
             on_event: deliverEvent,
-            destroy: destroyInstance
+            destroy: destroyInstance,
+            query: answerQuery
         ))
         pointer = UnsafePointer(descriptor)
     }
@@ -106,8 +107,20 @@ private func renderInstance(
     _ output: UnsafePointer<wh_output>?
 ) -> Int32 {
     guard let instance = Instance.from(plugin), let screen, let output else { return Int32(WH_FAILED.rawValue) }
+    return write(output) { () throws(WidgetError) in
+        try instance.widget.render(screen: String(cString: screen), params: params.map { String(cString: $0) } ?? "{}")
+    }
+}
+
+private func answerQuery(_ plugin: OpaquePointer?, _ query: UnsafePointer<CChar>?, _ output: UnsafePointer<wh_output>?) -> Int32 {
+    guard let instance = Instance.from(plugin), let query, let output else { return Int32(WH_FAILED.rawValue) }
+    return write(output) { () throws(WidgetError) in try instance.widget.query(String(cString: query)) }
+}
+
+/// Writes what `produce` returns to the host's output, as a `wh_status`.
+private func write(_ output: UnsafePointer<wh_output>, _ produce: () throws(WidgetError) -> String) -> Int32 {
     do {
-        var json = try instance.widget.render(screen: String(cString: screen), params: params.map { String(cString: $0) } ?? "{}")
+        var json = try produce()
         let written = json.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { output.pointee.write(output, $0.baseAddress, UInt64($0.count)) }
         }

@@ -16,6 +16,10 @@ public protocol Widget: AnyObject {
 
     /// A bus event the widget subscribed to.
     func receive(topic: String, payload: String)
+
+    /// The JSON answer to a host-level query, such as `status` (see
+    /// `widget_host/plugin.h`); throw `.unknownQuery` for one it does not answer.
+    func query(_ id: String) throws(WidgetError) -> String
 }
 
 extension Widget {
@@ -24,6 +28,10 @@ extension Widget {
     }
 
     public func receive(topic: String, payload: String) {}
+
+    public func query(_ id: String) throws(WidgetError) -> String {
+        throw .unknownQuery(id)
+    }
 }
 
 /// Why a widget refused a call; each maps to a `wh_status` at the boundary.
@@ -31,6 +39,7 @@ public enum WidgetError: Error, Equatable {
     case unknownScreen(String)
     case unknownAction(String)
     case invalidValue(String)
+    case unknownQuery(String)
     case failed(String)
 
     var status: wh_status {
@@ -38,6 +47,7 @@ public enum WidgetError: Error, Equatable {
         case .unknownScreen: WH_UNKNOWN_SCREEN
         case .unknownAction: WH_UNKNOWN_ACTION
         case .invalidValue: WH_INVALID_VALUE
+        case .unknownQuery: WH_UNKNOWN_QUERY
         case .failed: WH_FAILED
         }
     }

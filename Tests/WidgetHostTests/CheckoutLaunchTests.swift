@@ -38,15 +38,62 @@ struct CheckoutLaunchTests {
         let message = "\"abc\" is not an amount: enter digits with at most 2 decimal places, such as 250.00"
         let expected: [(String, JSONValue)] = [
             ("checkout.ready", ["isValid": true, "amountDueToday": Self.money("50.00"), "paymentScheduleChecksum": nil]),
-            ("checkout.changed", ["status": ["isValid": true, "amountDueToday": Self.money("62.50"), "paymentScheduleChecksum": nil]]),
-            ("checkout.changed", ["status": ["isValid": false, "errorCode": "amountNotANumber", "message": .string(message)]]),
+            ("checkout.changed", ["status": ["isValid": true, "amountDueToday": Self.money("62.50"), "paymentScheduleChecksum": nil],
+                                  "sameStatus": false]),
+            ("checkout.changed", ["status": ["isValid": false, "errorCode": "amountNotANumber", "message": .string(message)],
+                                  "sameStatus": false]),
             ("checkout.error", ["errorCode": "amountNotANumber", "message": .string(message)]),
-            ("checkout.changed", ["status": ["isValid": true, "amountDueToday": Self.money("75.00"), "paymentScheduleChecksum": nil]]),
+            ("checkout.changed", ["status": ["isValid": false, "errorCode": "amountNotANumber", "message": .string(message)],
+                                  "sameStatus": true]),
+            ("checkout.error", ["errorCode": "amountNotANumber", "message": .string(message)]),
+            ("checkout.changed", ["status": ["isValid": true, "amountDueToday": Self.money("75.00"), "paymentScheduleChecksum": nil],
+                                  "sameStatus": false]),
         ]
         let events = try Self.events(run)
         #expect(events.map(\.topic) == expected.map(\.0))
         for (event, (topic, payload)) in zip(events, expected) { #expect(event.payload == payload, "\(topic)") }
         #expect(try Self.screen(run).amounts == ["$75.00", "$75.00", "$75.00", "$75.00"])
+    }
+
+    @Test("launch --status and the JSON status field carry the status query's answer, in process and isolated",
+          arguments: [false, true])
+    func statusQuery(_ isolate: Bool) throws {
+        let mode = isolate ? ["--isolate"] : []
+        let valid = try TestSupport.runHost(["launch", "checkout", "--status", "--actions", "update=250.00"] + mode + Self.configuration + Self.now)
+        #expect(valid.status == 0, "\(valid)")
+        #expect(try JSONParser.parse(valid.stdout) == ["isValid": true, "amountDueToday": Self.money("62.50"), "paymentScheduleChecksum": nil])
+
+        let invalid = try TestSupport.runHost(["launch", "checkout", "--status", "--set", "checkout.amount=abc"] + mode + Self.configuration + Self.now)
+        #expect(invalid.status == 0, "\(invalid)")
+        let status = try JSONParser.parse(invalid.stdout)
+        #expect(status["isValid"] == false)
+        #expect(status["errorCode"] == "amountNotANumber")
+
+        let json = try TestSupport.runHost(["launch", "checkout", "--format", "json", "--actions", "update=300.00"] + mode + Self.configuration + Self.now)
+        #expect(json.status == 0, "\(json)")
+        #expect(try JSONParser.parse(json.stdout)["status"] == ["isValid": true, "amountDueToday": Self.money("75.00"), "paymentScheduleChecksum": nil])
+
+        // A widget that answers no status: --status fails and says so; JSON carries null.
+        let none = try TestSupport.runHost(["launch", "trips", "--status", "--now", "2026-06-12T09:00:00Z"] + mode)
+        #expect(none.status == 1, "\(none)")
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr.contains("widget trips answers no status query"), "\(none)")
+        let tripsJSON = try TestSupport.runHost(["launch", "trips", "--format", "json", "--now", "2026-06-12T09:00:00Z"] + mode)
+        #expect(try JSONParser.parse(tripsJSON.stdout)["status"] == .null, "\(tripsJSON)")
+    }
+
+    @Test("a widget started invalid sends ready with the error code and message, then error")
+    func startInvalidEventSequence() throws {
+        let run = try TestSupport.runHost(["launch", "checkout", "--trace-events", "--format", "json", "--set", "checkout.token=Tok-404"]
+            + Self.configuration + Self.now)
+        #expect(run.status == 0, "\(run)")
+        let events = try Self.events(run)
+        #expect(events.map(\.topic) == ["checkout.ready", "checkout.error"])
+        let message = try #require(events.first?.payload["message"]?.string)
+        #expect(message.contains("Tok-404"))
+        #expect(events.first?.payload == ["isValid": false, "amountDueToday": nil, "paymentScheduleChecksum": nil,
+                                          "errorCode": "unknownToken", "message": .string(message)])
+        #expect(events.last?.payload == ["errorCode": "unknownToken", "message": .string(message)])
     }
 
     @Test("token mode: the app stores the order with `store put`, the widget finds it and reports its checksum")

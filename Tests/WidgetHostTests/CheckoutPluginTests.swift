@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PluginABI
 @testable import WidgetHostKit
 
 /// The Checkout widget, loaded in-process (CheckoutHarness): configuration,
@@ -148,9 +149,12 @@ struct CheckoutPluginTests {
         for (value, code) in cases {
             let harness = try CheckoutHarness([("amount", value)])
             #expect(try harness.screen().codes == [code], "\(value)")
-            let ready = try harness.events
-            #expect(ready.map(\.topic) == ["checkout.ready"])
-            #expect(ready.first?.payload == ["isValid": false, "amountDueToday": nil, "paymentScheduleChecksum": nil])
+            let events = try harness.events
+            #expect(events.map(\.topic) == ["checkout.ready", "checkout.error"])
+            #expect(events.first?.payload["isValid"] == false)
+            #expect(events.first?.payload["errorCode"] == .string(code))
+            #expect(events.last?.payload["errorCode"] == .string(code))
+            #expect(events.last?.payload["message"] == events.first?.payload["message"])
         }
         let number = try CheckoutHarness([("amount", .number("250.00"))])
         #expect(try number.screen().amounts == ["$62.50", "$62.50", "$62.50", "$62.50"])
@@ -448,10 +452,15 @@ struct CheckoutPluginTests {
         #expect(screen.codes == [code])
         #expect(screen.negativeText.contains { $0.contains(message) }, "\(screen.negativeText)")
         #expect(screen.rows.isEmpty && screen.fields.isEmpty)
-        #expect(try harness.events.map(\.topic) == ["checkout.ready"])
-        #expect(try harness.events.first?.payload["isValid"] == false)
+        // Started invalid: ready carries the code and message, and error follows.
+        let events = try harness.events
+        #expect(events.map(\.topic) == ["checkout.ready", "checkout.error"])
+        #expect(events.first?.payload["isValid"] == false)
+        #expect(events.first?.payload["errorCode"] == .string(code))
+        #expect(events.first?.payload["message"]?.string?.contains(message) == true)
+        #expect(events.last?.payload == ["errorCode": .string(code), "message": events.first?.payload["message"] ?? .null])
         #expect(throws: PluginInstance.CallError.status(3)) { try harness.update("100.00") }
-        #expect(harness.topics == ["checkout.ready"])
+        #expect(harness.topics == ["checkout.ready", "checkout.error"], "a refused update announces nothing")
     }
 
     @Test("a tokenless schedule has no checksum")
@@ -463,21 +472,62 @@ struct CheckoutPluginTests {
 
     // MARK: Events
 
-    @Test("events follow status changes: ready once, changed on a change, error with an invalid change")
+    @Test("events: ready once, changed on every accepted update (sameStatus when nothing changed), error with each invalid one")
     func eventSequence() throws {
         let harness = try CheckoutHarness([("amount", "200.00")])
         for value in ["250.00", "250.00", "abc", "abc", "-5", "300.00"] { try harness.update(value) }
         let events = try harness.events
         let summary = events.map { event -> String in
             let status = event.payload["status"] ?? event.payload
-            return event.topic + " " + (status["errorCode"]?.string ?? status["amountDueToday"]?["amount"]?.string ?? "-")
+            let same = event.payload["sameStatus"].map { $0 == true ? " same" : "" } ?? ""
+            return event.topic + " " + (status["errorCode"]?.string ?? status["amountDueToday"]?["amount"]?.string ?? "-") + same
         }
         #expect(summary == ["checkout.ready 50.00",
                             "checkout.changed 62.50",
+                            "checkout.changed 62.50 same",
                             "checkout.changed amountNotANumber", "checkout.error amountNotANumber",
+                            "checkout.changed amountNotANumber same", "checkout.error amountNotANumber",
                             "checkout.changed amountNegative", "checkout.error amountNegative",
                             "checkout.changed 75.00"])
         #expect(events[1].payload == ["status": ["isValid": true, "amountDueToday": ["amount": "62.50", "currency": "USD"],
-                                                 "paymentScheduleChecksum": nil]])
+                                                 "paymentScheduleChecksum": nil], "sameStatus": false])
     }
+
+    @Test("an update that leaves the status unchanged still sends changed, with sameStatus true")
+    func changedOnUnchangedStatus() throws {
+        let harness = try CheckoutHarness([("amount", "200.00")])
+        try harness.update("200.00")
+        try harness.update("200")
+        let events = try harness.events
+        #expect(events.map(\.topic) == ["checkout.ready", "checkout.changed", "checkout.changed"])
+        let status: JSONValue = ["isValid": true, "amountDueToday": ["amount": "50.00", "currency": "USD"], "paymentScheduleChecksum": nil]
+        #expect(events[1].payload == ["status": status, "sameStatus": true])
+        #expect(events[2].payload == ["status": status, "sameStatus": true])
+    }
+
+    // MARK: The status query
+
+    @Test("the status query answers what getStatus did, as the state changes")
+    func statusQuery() throws {
+        let harness = try CheckoutHarness([("amount", "200.00")])
+        func status() throws -> JSONValue { try JSONParser.parse(try harness.instance.query("status")) }
+        #expect(try status() == ["isValid": true, "amountDueToday": ["amount": "50.00", "currency": "USD"], "paymentScheduleChecksum": nil])
+        try harness.update("abc")
+        #expect(try status()["isValid"] == false)
+        #expect(try status()["errorCode"] == "amountNotANumber")
+        #expect(try status()["message"] == (try harness.events.last?.payload["message"]))
+        let topics = harness.topics
+        _ = try status()
+        #expect(harness.topics == topics, "a query announces nothing")
+        #expect(throws: PluginInstance.CallError.status(WH_UNKNOWN_QUERY.rawValue)) { _ = try harness.instance.query("balance") }
+    }
+
+    @Test("an invalid start answers the status query with its code")
+    func statusQueryWhenStartedInvalid() throws {
+        let harness = try CheckoutHarness([("token", "NOPE")])
+        let status = try JSONParser.parse(try harness.instance.query("status"))
+        #expect(status["isValid"] == false)
+        #expect(status["errorCode"] == "unknownToken")
+    }
+
 }

@@ -1,9 +1,12 @@
 /// The original's event handler, as bus topics. Each payload carries what
 /// the handler received:
 ///
-/// - `checkout.ready`: `{"isValid", "amountDueToday", "paymentScheduleChecksum"}`, once;
-/// - `checkout.changed`: `{"status": STATUS}` when the status differs from the last one announced;
-/// - `checkout.error`: `{"errorCode", "message"}`, right after a change to an invalid status;
+/// - `checkout.ready`: `{"isValid", "amountDueToday", "paymentScheduleChecksum"}`, once, with
+///   `"errorCode"` and `"message"` as well when the widget starts invalid;
+/// - `checkout.changed`: `{"status": STATUS, "sameStatus": BOOL}` after every accepted update,
+///   `sameStatus` true when the status is the one last announced;
+/// - `checkout.error`: `{"errorCode", "message"}`, right after a `ready` or `changed` with an
+///   invalid status;
 /// - `checkout.failure`: `{"error": {"errorCode", "message"}}` when the widget cannot work at all.
 ///
 /// STATUS is `{"isValid": true, "amountDueToday": MONEY, "paymentScheduleChecksum": TEXT|null}`
@@ -18,14 +21,20 @@ struct CheckoutEvents {
         let payload: JSONValue = switch status {
         case let .valid(amount, checksum):
             ["isValid": true, "amountDueToday": amount.json, "paymentScheduleChecksum": .optional(checksum)]
-        case .invalid:
-            ["isValid": false, "amountDueToday": nil, "paymentScheduleChecksum": nil]
+        case let .invalid(issue):
+            ["isValid": false, "amountDueToday": nil, "paymentScheduleChecksum": nil,
+             "errorCode": .string(issue.code.rawValue), "message": .string(issue.message)]
         }
         publish("checkout.ready", payload)
+        reportError(status)
     }
 
-    func changed(_ status: CheckoutStatus) {
-        publish("checkout.changed", ["status": status.json])
+    func changed(_ status: CheckoutStatus, sameStatus: Bool) {
+        publish("checkout.changed", ["status": status.json, "sameStatus": .bool(sameStatus)])
+        reportError(status)
+    }
+
+    private func reportError(_ status: CheckoutStatus) {
         if case let .invalid(issue) = status { publish("checkout.error", issue.json) }
     }
 

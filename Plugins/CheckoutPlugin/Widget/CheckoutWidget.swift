@@ -12,8 +12,8 @@ final class CheckoutWidget: Widget {
     private let host: Host
     private let events: CheckoutEvents
     private var state: CheckoutState
-    /// The status scripts last heard about, so `checkout.changed` fires only
-    /// when it really changes.
+    /// The status scripts last heard about, so `checkout.changed` can say
+    /// whether an update left it as it was (`sameStatus`).
     private var announced: CheckoutStatus
 
     init(host: Host) {
@@ -41,6 +41,12 @@ final class CheckoutWidget: Widget {
         return CheckoutView.screen(state, params: (try? JSONParser.parse(params)) ?? .object([]))
     }
 
+    /// `status`: what the original's getStatus returned, as `CheckoutStatus.json`.
+    func query(_ id: String) throws(WidgetError) -> String {
+        guard id == "status" else { throw .unknownQuery(id) }
+        return state.status.json.serialized
+    }
+
     /// `update` with the new order total, as the original's sendUpdate(amount:).
     /// A bad amount is accepted as input and becomes an invalid status; only a
     /// missing value, or a widget that cannot take amounts, is refused.
@@ -63,11 +69,12 @@ final class CheckoutWidget: Widget {
         announce()
     }
 
+    /// Every accepted update is announced, as the original told its handler
+    /// "the widget has had an update" each time.
     private func announce() {
         let status = state.status
-        guard status != announced else { return }
+        events.changed(status, sameStatus: status == announced)
         announced = status
-        events.changed(status)
     }
 }
 

@@ -7,18 +7,19 @@ enum LaunchCommand {
     static let command = Command(
         name: "launch",
         summary: "show a widget: interactive on a terminal, rendered once otherwise",
-        usage: "widget-host launch ID|NAME [--screen NAME] [--once] [--format text|json] [--actions LIST] [--now ISO8601] [--set PLUGIN.KEY=VALUE]... [--config FILE] [--plugin-dir DIR]...",
+        usage: "widget-host launch ID|NAME [--screen NAME] [--once] [--format text|json] [--actions LIST] [--status] [--now ISO8601] [--set PLUGIN.KEY=VALUE]... [--config FILE] [--plugin-dir DIR]...",
         help: [("ID|NAME", "the widget: a full id or the last part of one (crypto)"),
                ("--screen NAME", "open this screen instead of the first"),
                ("--once", "render once and exit, even on a terminal"),
                ("--format text|json", "text for people (default), JSON for scripts"),
                ("--actions LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
+               ("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
                ("--wait SECONDS", "how long to wait for a loading widget before rendering (default 15)"),
                ("--trace-events", "print every bus event on stderr as a line of JSON, as it is published"),
                ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z"),
                LaunchCommand.isolateHelp] + LaunchCommand.runtimeHelp
             + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events", "--isolate"]),
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events", "--isolate", "--status"]),
                            options: CommonOptions.searchOptions.union(["--screen", "--format", "--actions", "--wait"]).union(runtimeOptions),
                            maxPositionals: 1),
         run: { cli, arguments in
@@ -66,7 +67,7 @@ enum LaunchCommand {
                 return 1
             }
         }
-        let interactive = !arguments.has("--once") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
+        let interactive = !arguments.has("--once") && !arguments.has("--status") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
         if interactive {
             // Another process's writes to the shared container reach the widgets as store.changed.
             let watcher = StoreWatcher(store: runtime.store, bus: runtime.bus)
@@ -95,12 +96,30 @@ enum LaunchCommand {
             settle(session, seconds: wait)
         }
         settle(session, seconds: wait)
+        if arguments.has("--status") { return printStatus(cli, session) ?? (failed ? 1 : 0) }
         guard let screen = session.render() else { return 1 }
-        cli.console.out(format.present(screen, stack: session.navigator.stack, renderer: renderer(cli)))
+        let status = format == .json ? try? session.status() : nil
+        cli.console.out(format.present(screen, stack: session.navigator.stack, renderer: renderer(cli), status: status))
         // The screen is out: the widgets are not destroyed, so a fetch still
         // in flight (past --wait) cannot hold the exit up.
         _ = Unmanaged.passRetained(session)
         return failed ? 1 : 0
+    }
+
+    /// `--status`: the widget's status as one line of JSON. Returns 1 (with
+    /// a message) when there is none, nil when it was printed.
+    private static func printStatus(_ cli: WidgetHostCLI, _ session: WidgetSession) -> Int32? {
+        do {
+            guard let status = try session.status() else {
+                cli.console.error("widget \(session.current?.plugin.shortName ?? "?") answers no status query")
+                return 1
+            }
+            cli.console.out(status.serialized + "\n")
+            return nil
+        } catch {
+            cli.console.error("\(error)")
+            return 1
+        }
     }
 
     /// What to open: a name with an optional screen (which may carry params,

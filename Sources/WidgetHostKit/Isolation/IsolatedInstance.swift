@@ -64,6 +64,13 @@ public final class IsolatedInstance: WidgetInstance {
         return answer.body
     }
 
+    public func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
+        let answer = try connection.call(.query, [("query", .string(id))])
+        if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
+        try check(answer)
+        return answer.body
+    }
+
     public func handle(action: String, value: String?) throws(WidgetCallError) {
         try check(try connection.call(.action, [("action", .string(action)), ("value", .optional(value))]))
     }

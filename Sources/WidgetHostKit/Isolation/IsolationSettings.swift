@@ -15,12 +15,12 @@ public struct IsolationSettings: Sendable, Equatable {
 
     /// The calls into a plugin that have a deadline.
     public enum Call: String, Sendable, CaseIterable {
-        case create, render, action, event, destroy
+        case create, render, query, action, event, destroy
     }
 
     public var mode: Mode = .never
     /// Seconds each call may take before the plugin is killed.
-    public var deadlines: [Call: Double] = [.create: 10, .render: 5, .action: 5, .event: 5, .destroy: 2]
+    public var deadlines: [Call: Double] = [.create: 10, .render: 5, .query: 5, .action: 5, .event: 5, .destroy: 2]
     /// The child's address space (RLIMIT_AS), in MiB. The Swift runtime
     /// alone maps about 100 MiB, so the default of 1024 refuses any single
     /// allocation of 1 GiB.

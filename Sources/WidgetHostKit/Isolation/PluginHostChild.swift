@@ -93,6 +93,16 @@ public enum PluginHostChild {
                     let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, params, out) }
                     link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
                                 body: buffer.overflowed ? [] : buffer.bytes)
+                case "query":
+                    guard let plugin, let handle, let id = fields["query"]?.string else { link.answer(call, failed); continue }
+                    guard let query = plugin.descriptor.query else {
+                        link.answer(call, ["status": .int(WH_UNKNOWN_QUERY.rawValue)])
+                        continue
+                    }
+                    let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
+                    let status = buffer.withOutput { out in query(handle, id, out) }
+                    link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
+                                body: buffer.overflowed ? [] : buffer.bytes)
                 case "action":
                     guard let plugin, let handle, let action = fields["action"]?.string else { link.answer(call, failed); continue }
                     let status = fields["value"]?.string.map { value in

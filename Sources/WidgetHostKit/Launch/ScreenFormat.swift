@@ -3,7 +3,10 @@
 public enum ScreenFormat: String, Sendable {
     case text, json
 
-    public func present(_ screen: RenderedScreen, stack: [NavigationEntry], renderer: TerminalRenderer, footer: String? = nil) -> String {
+    /// `status` is the widget's answer to the status query, for JSON (null
+    /// when the widget answers none).
+    public func present(_ screen: RenderedScreen, stack: [NavigationEntry], renderer: TerminalRenderer, footer: String? = nil,
+                        status: JSONValue? = nil) -> String {
         switch self {
         case .text:
             switch screen.view {
@@ -12,11 +15,11 @@ public enum ScreenFormat: String, Sendable {
                 renderer.errorPanel(plugin: screen.plugin.value, screen: screen.screen, reason: failure.description, footer: footer)
             }
         case .json:
-            Self.json(screen, stack: stack).serialized + "\n"
+            Self.json(screen, stack: stack, status: status).serialized + "\n"
         }
     }
 
-    public static func json(_ screen: RenderedScreen, stack: [NavigationEntry]) -> JSONValue {
+    public static func json(_ screen: RenderedScreen, stack: [NavigationEntry], status: JSONValue? = nil) -> JSONValue {
         let view = try? screen.view.get()
         let error: String? = if case let .failure(failure) = screen.view { failure.description } else { nil }
         let actions: [JSONValue] = screen.actions.enumerated().map { index, action in
@@ -31,6 +34,7 @@ public enum ScreenFormat: String, Sendable {
             "view": view?.json ?? .null,
             "actions": .array(actions),
             "error": .optional(error),
+            "status": status ?? .null,
         ]
     }
 }

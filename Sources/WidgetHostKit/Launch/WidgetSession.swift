@@ -1,3 +1,4 @@
+import PluginABI
 
 /// A screen as rendered for a person or a script.
 public struct RenderedScreen: Sendable {
@@ -100,6 +101,21 @@ public final class WidgetSession {
             view = .failure(RenderFailure(description: "\(error)"))
         }
         return RenderedScreen(plugin: entry.plugin, screen: entry.screen, title: title, view: view)
+    }
+
+    /// The current widget's answer to the `status` query (plugin.h): its
+    /// JSON, nil when the widget answers no status, or why asking failed.
+    public func status() throws(SessionError) -> JSONValue? {
+        guard let entry = current else { throw SessionError(description: "no screen is open") }
+        let instance = try instance(entry.plugin)
+        let bytes: [UInt8]
+        do { bytes = try instance.query("status") } catch {
+            if error == .status(WH_UNKNOWN_QUERY.rawValue) { return nil }
+            throw stopIfGone(entry.plugin, error, during: "status query")
+        }
+        do { return try JSONParser.parse(bytes) } catch {
+            throw SessionError(description: "the status of \(entry.plugin.shortName) is not valid JSON: \(error)")
+        }
     }
 
     /// Performs a person's action on the current screen: a plugin action

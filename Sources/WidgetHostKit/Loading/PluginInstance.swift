@@ -27,8 +27,20 @@ public final class PluginInstance: WidgetInstance {
 
     /// The view description the plugin writes for `screen`.
     public func render(screen: String, params: String = "{}") throws(CallError) -> [UInt8] {
+        try written { output in plugin.descriptor.render!(handle, screen, params, output) }
+    }
+
+    /// A plugin built without `query` (NULL, or a 1.0 descriptor too short
+    /// to hold it) answers no query.
+    public func query(_ id: String) throws(CallError) -> [UInt8] {
+        guard let query = plugin.descriptor.query else { throw .status(WH_UNKNOWN_QUERY.rawValue) }
+        return try written { output in query(handle, id, output) }
+    }
+
+    /// The bytes a call wrote to its output, if it succeeded within the limit.
+    private func written(_ call: (UnsafePointer<wh_output>) -> Int32) throws(CallError) -> [UInt8] {
         let buffer = OutputBuffer(limit: Self.maxRenderBytes)
-        let status = buffer.withOutput { output in plugin.descriptor.render!(handle, screen, params, output) }
+        let status = buffer.withOutput(call)
         if buffer.overflowed { throw .outputTooLarge(Self.maxRenderBytes) }
         guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
         return buffer.bytes

@@ -10,6 +10,10 @@ public protocol WidgetInstance: AnyObject {
     /// A person's action; `value` is nil for a button.
     func handle(action: String, value: String?) throws(WidgetCallError)
 
+    /// The JSON answer to a host-level query such as `status` (plugin.h);
+    /// `.status(WH_UNKNOWN_QUERY)` when the widget does not answer it.
+    func query(_ id: String) throws(WidgetCallError) -> [UInt8]
+
     /// Delivers the bus events waiting for the widget; returns how many.
     @discardableResult
     func pump() -> Int
@@ -53,6 +57,7 @@ public enum WidgetCallError: Error, Equatable, CustomStringConvertible {
         case WH_UNKNOWN_ACTION: "unknown action"
         case WH_INVALID_VALUE: "invalid value"
         case WH_FAILED: "the plugin failed"
+        case WH_UNKNOWN_QUERY: "the widget does not answer this query"
         default: "the plugin returned unknown status \(code)"
         }
     }

@@ -24,6 +24,7 @@ typedef enum wh_status {
     WH_UNKNOWN_ACTION = 2,   /* handle_action: the action id is not known */
     WH_INVALID_VALUE = 3,    /* handle_action: the value was refused */
     WH_FAILED = 4,           /* anything else; the plugin should log why */
+    WH_UNKNOWN_QUERY = 5,    /* query: the query id is not one the plugin answers */
 } wh_status;
 
 typedef struct wh_screen {
@@ -87,6 +88,24 @@ typedef struct wh_plugin_descriptor {
 
     /* Frees the instance. The host makes no call on it afterwards. */
     void (*destroy)(wh_plugin *plugin);
+
+    /* ---- Optional fields, appended within ABI 1.0. A host reads a field only
+     * when struct_size covers it, so a plugin built before it (shorter
+     * struct_size) is read as having left it NULL, and a host built before it
+     * ignores it. NULL always means "not provided". ---- */
+
+    /* Answers a host-level query with UTF-8 JSON written to out, like render.
+     * Queries are defined by the host, not by the plugin, and any plugin may
+     * answer any of them:
+     *   "status": the widget's state as a script should see it, an object
+     *             whose meaning is the widget's own (Checkout: {"isValid":
+     *             true, "amountDueToday": ..., "paymentScheduleChecksum": ...}
+     *             or {"isValid": false, "errorCode": ..., "message": ...}).
+     * Returns WH_OK, WH_UNKNOWN_QUERY for a query it does not answer, or
+     * WH_FAILED. Threads: as render, on the host's main thread, one call at a
+     * time with the instance's other calls. query_id and out are borrowed for
+     * the call only. A query must not change what the widget shows. */
+    int32_t (*query)(wh_plugin *plugin, const char *query_id, const wh_output *out);
 } wh_plugin_descriptor;
 
 /* The size of the descriptor as ABI 1.0 defines it: the smallest a host
