@@ -298,6 +298,19 @@ struct CryptoPluginTests {
         #expect(market.requests(CryptoMarket.krakenPath) == 3 && market.requests(CryptoMarket.coinbasePath) == 2)
     }
 
+    /// The detail screen's spread needs the other exchanges' prices; it
+    /// started their fetches, so a scripted run must wait for all of them.
+    @Test("50 runs of the exchange detail screen against an instant server all show three prices")
+    func exchangeDetailWaitsForEveryFetch() throws {
+        let market = try CryptoMarket()
+        for run in 1...50 {
+            let screen = try CryptoHost.screen(market.arguments + ["--screen", "exchange?id=kraken", "--once"])
+            #expect(screen.price == "$43,205.10", "run \(run): \(screen)")
+            #expect(screen.texts.contains("Against Coinbase ($43,215.01): -$9.91 (-0.02%)"), "run \(run): \(screen)")
+            #expect(screen.texts.contains("Against Binance ($43,230.55): -$25.45 (-0.06%)"), "run \(run): \(screen)")
+        }
+    }
+
     @Test("an unknown exchange: the action is refused, and a link to one, or to none, shows an error state")
     func unknownExchange() throws {
         let market = try CryptoMarket()

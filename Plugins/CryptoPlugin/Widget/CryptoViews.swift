@@ -56,6 +56,10 @@ struct CryptoViews {
             Text(exchange.name).style(.title)
             Text("\(exchange.pair)" + (endpoint.map { ", from \($0.hostName)" } ?? "")).style(.caption)
             if state.fetching == .awaited { Progress("Fetching the \(exchange.name) price") }
+            // The spread needs the others too: until their first prices are
+            // in, the screen is loading, so a scripted run waits for them.
+            let peers = Exchange.allCases.filter { $0 != exchange && feeds[.exchange($0)]?.fetching == .awaited }
+            if !peers.isEmpty { Progress("Fetching the \(peers.map(\.name).joined(separator: " and ")) price for the spread") }
             status(state)
             if exchange == .binance {
                 Text("Binance quotes USDT, a token pegged to the dollar; it is shown in dollars.").style(.caption)
