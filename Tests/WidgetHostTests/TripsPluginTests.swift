@@ -164,6 +164,11 @@ struct TripsPluginTests {
         let gap = try world.screen(at: "2026-06-16T00:00:00Z")
         #expect(gap.shown == "No booking", "\(gap)")
         #expect(gap.texts.contains("Next: Outbound flight AF22 CDG → JFK (booking B-2077), from Sat 20 Jun 2026 09:00 +02:00"), "\(gap)")
+        // Before the first entry (the first purchase is still to come), as the
+        // README says: the no-booking view, with the first step as "Next".
+        let before = try world.screen(at: "2026-05-01T00:00:00Z")
+        #expect(before.shown == "No booking", "\(before)")
+        #expect(before.texts.contains("Next: Outbound flight IB3436 MAD → CDG (booking B-1042), from Sat 2 May 2026 18:30 +02:00"), "\(before)")
     }
 
     @Test("one-way trips, hotels alone, flights without a hotel and day-use stays", arguments: [
