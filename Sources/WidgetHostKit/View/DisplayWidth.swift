@@ -1,19 +1,31 @@
-/// How many terminal columns text takes: wide East Asian characters and
-/// emoji take two, combining marks and joiners none, so boxes line up
-/// whatever the script.
+/// How many terminal columns text takes, per grapheme cluster, from tables
+/// generated out of the Unicode Character Database
+/// (`DisplayWidthTable.swift`, `tools/generate-display-width.py`), so boxes
+/// line up whatever the script.
 public enum DisplayWidth {
+    /// The Unicode version the tables were generated from.
+    public static var unicodeVersion: String { DisplayWidthTable.unicodeVersion }
+
     public static func of(_ text: String) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
-    /// A grapheme cluster's width: that of its first visible scalar, or 2 for
-    /// an emoji presentation sequence.
+    /// A grapheme cluster's width: its base's, plus a column for each
+    /// spacing mark after it (`हि` is 2, the conjunct `न्दी` 2). A variation
+    /// selector chooses an emoji base's width: VS16 two columns, VS15 one.
+    /// A cluster with no visible base (a lone combining mark) takes none.
     public static func of(_ character: Character) -> Int {
-        var width = 0
-        for scalar in character.unicodeScalars {
-            if scalar.value == 0xFE0F && width == 1 { return 2 }   // emoji variation selector
-            let scalarWidth = of(scalar)
-            if width == 0 { width = scalarWidth }
+        let scalars = character.unicodeScalars
+        guard let base = scalars.first else { return 0 }
+        let baseWidth = of(base)
+        if scalars.count == 1 || baseWidth == 0 { return baseWidth }
+        var width = baseWidth
+        for scalar in scalars.dropFirst() {
+            switch scalar.value {
+            case 0xFE0F where isEmoji(base): return 2
+            case 0xFE0E where isEmoji(base): return 1
+            default: if contains(DisplayWidthTable.spacingMarks, scalar.value) { width += 1 }
+            }
         }
         return width
     }
@@ -22,26 +34,28 @@ public enum DisplayWidth {
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if value < 0x300 { return 1 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format, .control: return 0
-        default: break
-        }
-        if value == 0x200B { return 0 }
-        if scalar.properties.isEmojiPresentation { return 2 }
-        return isWide(value) ? 2 : 1
+        if contains(DisplayWidthTable.zeroWidth, value) { return 0 }
+        return contains(DisplayWidthTable.wide, value) ? 2 : 1
     }
 
-    /// East Asian Wide and Fullwidth ranges (Unicode Standard Annex #11).
-    private static func isWide(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
-             0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
-            true
-        default:
-            false
+    private static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        contains(DisplayWidthTable.emoji, scalar.value)
+    }
+
+    /// Whether `value` lies in one of `table`'s (first, last) pairs.
+    private static func contains(_ table: [UInt32], _ value: UInt32) -> Bool {
+        var low = 0, high = table.count / 2
+        while low < high {
+            let middle = (low + high) / 2
+            if value < table[2 * middle] {
+                high = middle
+            } else if value > table[2 * middle + 1] {
+                low = middle + 1
+            } else {
+                return true
+            }
         }
+        return false
     }
 
     /// The longest prefix of `text` that fits in `columns`.
