@@ -165,7 +165,7 @@ struct LaunchTests {
 
     // MARK: The JSON renderer
 
-    @Test("--format json has plugin, screen, title, stack, view, actions and error")
+    @Test("--format json has plugin, screen, title, stack, view, actions, error and status")
     func jsonShape() throws {
         let (run, json) = try ViewsFixture.json(["launch", "views", "--actions", "name=Ada"])
         #expect(run.status == 0, "\(run)")
@@ -173,7 +173,8 @@ struct LaunchTests {
             Issue.record("not an object: \(run)")
             return
         }
-        #expect(Set(members.map(\.0)) == ["plugin", "screen", "title", "stack", "view", "actions", "error"])
+        #expect(Set(members.map(\.0)) == ["plugin", "screen", "title", "stack", "view", "actions", "error", "status"])
+        #expect(json["status"] == .null, "views.c answers no status query")
         #expect(json["plugin"] == .string(ViewsFixture.viewsID))
         #expect(json["screen"] == "main")
         #expect(json["title"] == "All kinds")

@@ -25,6 +25,7 @@ static const wh_plugin_descriptor descriptor = {
     WH_ABI_MAJOR, WH_ABI_MINOR, sizeof(wh_plugin_descriptor), 1,
     "org.bench.noop", "No-op", "1.0.0", "WidgetHost", "Does nothing, fast.", screens,
     create, render, handle_action, on_event, destroy,
+    NULL, /* query: answers none */
 };
 
 WH_EXPORT const wh_plugin_descriptor *widget_host_entry(void) { return &descriptor; }
