@@ -115,6 +115,14 @@ static void on_event(wh_plugin *plugin, const char *topic, const char *payload) 
 
 static void destroy(wh_plugin *plugin) { free(plugin); }
 
+/* The host-level "status" query: the widget's state for scripts. */
+static int32_t query(wh_plugin *plugin, const char *query_id, const wh_output *out) {
+    if (strcmp(query_id, "status") != 0) return WH_UNKNOWN_QUERY;
+    char text[128];
+    snprintf(text, sizeof text, "{\"name\":\"%s\",\"waves\":%d}", plugin->name, plugin->waves);
+    return emit(out, text) == 0 ? WH_OK : WH_FAILED;
+}
+
 static const wh_screen screens[] = {
     {"main", "Hello"},
     {"about", "About"},
@@ -136,6 +144,7 @@ static const wh_plugin_descriptor descriptor = {
     .handle_action = handle_action,
     .on_event = on_event,
     .destroy = destroy,
+    .query = query,
 };
 
 WH_EXPORT const wh_plugin_descriptor *ENTRY_NAME(void) {
