@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PluginABI
 @testable import WidgetHostKit
 
 private typealias Counter = ServiceTestKit.Counter
@@ -390,5 +391,47 @@ struct BusTests {
         try bus.publish("x")
         #expect(count.value == 6)
         #expect(inbox.events.value.count == 2)
+    }
+}
+
+/// What crosses the C ABI into the bus must be well-formed UTF-8, as `bus.h`
+/// says: an overlong or surrogate encoding is refused, not repaired.
+@Suite("Bus: text from a plugin")
+struct BusABITextTests {
+    private func publish(_ topic: [UInt8], _ payload: [UInt8]) throws -> (status: Int32, delivered: Int) {
+        let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("bus-abi"))
+        let manifest = try ServiceTestKit.manifest(id: "org.example.bus", screens: ["main"], requiredServices: ["bus"], publishes: ["x.#"])
+        let context = PluginContext(manifest: manifest, runtime: runtime)
+        let delivered = Counter()
+        _ = try runtime.bus.subscribe("#") { _ in delivered.increment() }
+        let status = (topic + [0]).withUnsafeBufferPointer { topic in
+            (payload + [0]).withUnsafeBufferPointer { payload in
+                topic.withMemoryRebound(to: CChar.self) { topic in
+                    payload.withMemoryRebound(to: CChar.self) { payload in
+                        ServiceCalls.publish(UnsafePointer(context.host), topic.baseAddress, payload.baseAddress)
+                    }
+                }
+            }
+        }
+        return (status, delivered.value)
+    }
+
+    @Test("overlong, surrogate and stray bytes in a payload are refused and nothing is delivered", arguments: [
+        [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0xC3],
+    ] as [[UInt8]])
+    func badPayload(_ bytes: [UInt8]) throws {
+        let result = try publish(Array("x.y".utf8), Array(#"{"a":""#.utf8) + bytes + Array(#""}"#.utf8))
+        #expect(result.status == Int32(WH_BUS_INVALID_PAYLOAD))
+        #expect(result.delivered == 0)
+    }
+
+    @Test("an overlong topic is refused; well-formed text, multi-byte included, is delivered")
+    func topicAndGood() throws {
+        let bad = try publish([0x78, 0x2E, 0xC1, 0xB9], Array("{}".utf8))
+        #expect(bad.status == Int32(WH_BUS_INVALID_TOPIC))
+        #expect(bad.delivered == 0)
+        let good = try publish(Array("x.y".utf8), Array(#"{"a":"é€😀"}"#.utf8))
+        #expect(good.status == 0)
+        #expect(good.delivered == 1)
     }
 }

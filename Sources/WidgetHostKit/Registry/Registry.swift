@@ -12,8 +12,11 @@
 /// - A circular dependency is detected in every build configuration, and the
 ///   error shows the chain (`A -> B -> A`).
 ///
-/// Factories must resolve their dependencies through the `Resolution` they
+/// Factories should resolve their dependencies through the `Resolution` they
 /// are given: it carries the chain for cycle detection and the graph scope.
+/// A factory that resolves through the registry itself (one it captured)
+/// joins the resolve in progress on its thread, so a cycle through it is
+/// still the cycle error, never a stack overflow.
 public final class Registry: Sendable {
     /// Each registration with the instance it holds (application and cached
     /// scopes), under one lock, so the common resolve takes a single lock.
@@ -65,17 +68,24 @@ public final class Registry: Sendable {
 
     @usableFromInline
     func resolveThroughGraph<Service>(_ type: Service.Type, name: String?) throws(RegistryError) -> Service {
-        try Resolution(registry: self).resolve(type, name: name)
+        try resolution().resolve(type, name: name)
+    }
+
+    /// The resolve in progress on this thread for this registry (a factory
+    /// calling back into the registry), or a new one.
+    func resolution() -> Resolution {
+        if let current = Resolution.InProgress.current, current.registry === self { return current }
+        return Resolution(registry: self)
     }
 
     public func resolve<Service, Argument>(_ type: Service.Type = Service.self, name: String? = nil, argument: Argument) throws(RegistryError) -> Service {
-        try Resolution(registry: self).resolve(type, name: name, argument: argument)
+        try resolution().resolve(type, name: name, argument: argument)
     }
 
     /// The service, or nil if nothing is registered for it. Errors inside a
     /// registered factory (a cycle, a missing dependency) are still thrown.
     public func optional<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service? {
-        try Resolution(registry: self).optional(type, name: name)
+        try resolution().optional(type, name: name)
     }
 
     public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
