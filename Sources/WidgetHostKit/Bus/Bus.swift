@@ -57,9 +57,6 @@ public final class Bus: Sendable {
         let pattern: String
         let handler: Handler
         let active = Atomic<Bool>(true)
-        /// Held while the handler runs, so an unsubscribe from another
-        /// thread can wait for a call already under way.
-        let running = Locked(())
 
         init(id: UInt64, pattern: String, handler: @escaping Handler) {
             self.id = id
@@ -117,6 +114,12 @@ public final class Bus: Sendable {
     private let onHandlerError: @Sendable (BusEvent, any Error) -> Void
     private let queueLimit: Int
     private let dispatcher = DispatchQueue(label: "widget-host.bus")
+    /// The id of the subscriber whose handler is running, or 0. With
+    /// `active`, it lets an unsubscribe wait out a call already under way:
+    /// the deliverer publishes the id and then reads `active`, the
+    /// unsubscriber clears `active` and then reads the id (both sequentially
+    /// consistent), so at least one of them sees the other.
+    private let running = Atomic<UInt64>(0)
 
     public init(queueLimit: Int = Bus.defaultQueueLimit, onHandlerError: @escaping @Sendable (BusEvent, any Error) -> Void = { _, _ in }) {
         self.queueLimit = max(1, queueLimit)
@@ -156,7 +159,9 @@ public final class Bus: Sendable {
         // Another thread may be inside this handler right now: wait for it to
         // leave. The delivering thread itself never waits (it may be
         // unsubscribing the very handler it is running).
-        if let found, !insideHandler { found.running.withLock { _ in } }
+        if let found, !insideHandler {
+            while running.load(ordering: .sequentiallyConsistent) == found.id { usleep(50) }
+        }
     }
 
     /// Validates and queues an event, then delivers it unless delivery is
@@ -261,10 +266,10 @@ public final class Bus: Sendable {
 
     private func deliver(_ event: BusEvent, to subscribers: [Subscriber]) {
         for subscriber in subscribers {
-            subscriber.running.withLock { _ in
-                guard subscriber.active.load(ordering: .sequentiallyConsistent) else { return }
-                do { try subscriber.handler(event) } catch { onHandlerError(event, error) }
-            }
+            running.store(subscriber.id, ordering: .sequentiallyConsistent)
+            guard subscriber.active.load(ordering: .sequentiallyConsistent) else { continue }
+            do { try subscriber.handler(event) } catch { onHandlerError(event, error) }
         }
+        running.store(0, ordering: .sequentiallyConsistent)
     }
 }

@@ -18,13 +18,21 @@
 /// joins the resolve in progress on its thread, so a cycle through it is
 /// still the cycle error, never a stack overflow.
 public final class Registry: Sendable {
-    /// Each registration with the instance it holds (application and cached
-    /// scopes), under one lock, so the common resolve takes a single lock.
-    private let table = Locked<[Key: Entry]>([:])
+    /// The registrations, and apart from them the instances held for the
+    /// application and cached scopes, under one lock: the common resolve is
+    /// then exactly a locked dictionary lookup and a cast, copying nothing
+    /// but the instance.
+    private let table = Locked(Tables())
 
-    private struct Entry {
-        let registration: Registration
-        var held: Any?
+    private struct Tables {
+        var registrations: [Key: Registration] = [:]
+        var held: [Key: Any] = [:]
+
+        /// A new registration drops whatever the old one held.
+        mutating func register(_ registration: Registration, for key: Key) {
+            registrations[key] = registration
+            held[key] = nil
+        }
     }
 
     public init() {}
@@ -38,7 +46,7 @@ public final class Registry: Sendable {
         let registration = Registration(scope: scope, typeName: "\(type)", name: name) { resolution, _ in
             try factory(resolution)
         }
-        table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
+        table.withLock { $0.register(registration, for: Key(type, name)) }
     }
 
     /// Registers a factory that takes an argument at resolve time. Instances
@@ -54,7 +62,7 @@ public final class Registry: Sendable {
             }
             return try factory(resolution, argument)
         }
-        table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
+        table.withLock { $0.register(registration, for: Key(type, name)) }
     }
 
     // Inlinable so that the common case, an instance already held by the
@@ -89,20 +97,20 @@ public final class Registry: Sendable {
     }
 
     public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        table.withLock { $0[Key(type, name)] != nil }
+        table.withLock { $0.registrations[Key(type, name)] != nil }
     }
 
     /// Drops every instance held by the cached scope; the next resolve makes
     /// a new one. Other scopes are untouched.
     public func resetCached() {
         table.withLock { table in
-            for (key, entry) in table where entry.registration.scope == .cached { table[key]?.held = nil }
+            for (key, registration) in table.registrations where registration.scope == .cached { table.held[key] = nil }
         }
     }
 
     @usableFromInline
     func heldInstance(for key: Key) -> Any? {
-        table.withLock { $0[key]?.held }
+        table.withLock { $0.held[key] }
     }
 
     /// Keeps `made` as the instance of `registration`, unless a racing
@@ -110,20 +118,20 @@ public final class Registry: Sendable {
     /// registered again meanwhile (then `made` is returned and not kept).
     func keep(_ made: Any, for key: Key, of registration: Registration) -> Any {
         table.withLock { table in
-            guard let entry = table[key], entry.registration === registration else { return made }
-            if let held = entry.held { return held }
-            table[key]?.held = made
+            guard table.registrations[key] === registration else { return made }
+            if let held = table.held[key] { return held }
+            table.held[key] = made
             return made
         }
     }
 
     func registration(for key: Key) -> Registration? {
-        table.withLock { $0[key]?.registration }
+        table.withLock { $0.registrations[key] }
     }
 
     /// "Type" or "Type (name: x)", sorted, for error messages.
     func registeredNames() -> [String] {
-        table.withLock { $0.values.map(\.registration.displayName) }.sorted()
+        table.withLock { $0.registrations.values.map(\.displayName) }.sorted()
     }
 }
 
