@@ -61,14 +61,15 @@ enum Instructions {
     /// Instructions per run of operation `name`.
     static func perOperation(_ name: String, binary: String, effort: Effort) throws -> Double {
         let few = effort.quick ? 100 : 1_000, many = effort.quick ? 1_100 : 21_000
-        let low = try count(binary, name, few), high = try count(binary, name, many)
+        let low = try count([binary, childMode, name, String(few)]), high = try count([binary, childMode, name, String(many)])
         return (high - low) / Double(many - few)
     }
 
-    /// Total instructions of one child run, as callgrind reports them.
-    private static func count(_ binary: String, _ name: String, _ iterations: Int) throws -> Double {
-        let result = try Children.runProcess(["/usr/bin/env", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-fd=1",
-                                              binary, childMode, name, String(iterations)])
+    /// Total instructions of one run of a command, as callgrind reports them.
+    static func count(_ command: [String]) throws -> Double {
+        let name = command.joined(separator: " ")
+        let result = try Children.runProcess(["/usr/bin/env", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-fd=1"]
+                                             + command)
         guard result.status == 0,
               let line = result.output.split(separator: "\n").first(where: { $0.contains("Collected :") }),
               let figure = line.split(separator: " ").last.flatMap({ Double($0) }) else {
@@ -77,17 +78,17 @@ enum Instructions {
         return figure
     }
 
-    /// A copy of this binary without debug info, for valgrind 3.19.
-    static func strippedCopy(in directory: String) throws -> String {
-        let copy = directory + "/bench-stripped"
-        let result = try Children.runProcess(["/usr/bin/env", "objcopy", "--strip-debug", Children.readLink("/proc/self/exe"), copy])
+    /// A copy of a binary without debug info, for valgrind 3.19.
+    static func strippedCopy(of binary: String, in directory: String) throws -> String {
+        let copy = directory + "/" + (binary.split(separator: "/").last.map(String.init) ?? "binary") + "-stripped"
+        let result = try Children.runProcess(["/usr/bin/env", "objcopy", "--strip-debug", binary, copy])
         guard result.status == 0 else { throw BenchError("objcopy --strip-debug failed: \(result.output)") }
         return copy
     }
 
     /// The instruction rows, each with its floor or peer and the goal.
     static func bench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] {
-        let binary = try strippedCopy(in: farm.root)
+        let binary = try strippedCopy(of: Children.readLink("/proc/self/exe"), in: farm.root)
         func ops(_ name: String) throws -> Double { try perOperation(name, binary: binary, effort: effort) }
         let bus = try ops("bus10"), closures = try ops("closures10"), center = try ops("notificationcenter10")
         let resolve = try ops("resolve"), dictionary = try ops("lockeddictionary"), direct = try ops("directcall")
@@ -106,6 +107,21 @@ enum Instructions {
                         baseline: ("Swinject, documented figure", swinject), goal: 0.02,
                         note: "Swinject not run here: its figure from issue 16"),
             Measurement(group: "instructions", name: "direct C call (floor of the ABI rows)", value: direct, unit: unit),
+        ] + (try startup(farm))
+    }
+
+    /// `widget-host list` start-up against the Swift hello world that the
+    /// start-up suite compiled (absent in a quick run).
+    private static func startup(_ farm: PluginFarm) throws -> [Measurement] {
+        let hello = farm.root + "/hello-swift"
+        guard access(hello, X_OK) == 0 else { return [] }
+        let host = try strippedCopy(of: Bench.productsDirectory + "/widget-host", in: farm.root)
+        let peer = ("Swift hello world", try count([hello]) / 1e6)
+        return [
+            Measurement(group: "instructions", name: "widget-host list", value: try count([host, "list"]) / 1e6, unit: "M instructions",
+                        baseline: peer, goal: 2),
+            Measurement(group: "instructions", name: "widget-host --version", value: try count([host, "--version"]) / 1e6,
+                        unit: "M instructions", baseline: peer),
         ]
     }
 }
