@@ -73,6 +73,7 @@ public final class Bus: Sendable {
         var wildcard: [Subscriber] = []
         /// Who receives a topic, as last worked out; cleared whenever a
         /// subscription changes, and when it grows past `cacheLimit` topics.
+        /// Only topics known to be valid get here.
         var cache: [String: [Subscriber]] = [:]
         var queue: [BusEvent] = []
         var head = 0
@@ -168,35 +169,49 @@ public final class Bus: Sendable {
     /// already under way. Refuses an invalid topic or payload, or a full
     /// queue: nothing is delivered.
     public func publish(_ topic: String, payload: String = "{}") throws(BusError) {
-        if let problem = Topic.problem(with: topic) { throw BusError(problem) }
-        if let problem = JSONValidator.problem(in: payload) { throw BusError("payload is not valid JSON: \(problem)") }
-        try admit(BusEvent(topic: topic, payload: payload), bounded: true)
+        if let problem = JSONValidator.problem(in: payload) {
+            throw BusError(Topic.problem(with: topic) ?? "payload is not valid JSON: \(problem)")
+        }
+        try admit(BusEvent(topic: topic, payload: payload), fromHost: false)
     }
 
     /// Queues an event the host itself made, whose topic and payload are
     /// known to be valid; it is never refused for a full queue.
     func enqueue(_ event: BusEvent) {
-        try? admit(event, bounded: false)
+        try? admit(event, fromHost: true)
     }
 
-    private func admit(_ event: BusEvent, bounded: Bool) throws(BusError) {
-        let first: Step? = state.withLock { state in
+    private enum Admission {
+        case deliver([Subscriber])
+        case queued
+        case refused(String)
+    }
+
+    /// Checks the topic (unless the host made the event), then delivers the
+    /// event at once on an idle bus, or queues it. A topic already in the
+    /// subscriber cache was checked when it got there, so a topic published
+    /// again costs one hash lookup instead of a grammar check.
+    private func admit(_ event: BusEvent, fromHost: Bool) throws(BusError) {
+        let admission: Admission = state.withLock { state in
+            let known = state.cache[event.topic]
+            if known == nil, !fromHost, let problem = Topic.problem(with: event.topic) { return .refused(problem) }
             guard !state.delivering else {
-                if bounded && state.waiting >= queueLimit { return .idle }
+                if !fromHost && state.waiting >= queueLimit {
+                    return .refused("the bus is full: \(queueLimit) events are waiting for delivery; this one was not queued")
+                }
                 state.queue.append(event)
-                return nil
+                return .queued
             }
             state.delivering = true
             state.deliverer = pthread_self()
-            return .deliver(event, state.subscribers(for: event.topic))
+            return .deliver(known ?? state.subscribers(for: event.topic))
         }
-        switch first {
-        case nil: return
-        case .idle?: throw BusError("the bus is full: \(queueLimit) events are waiting for delivery; this one was not queued")
-        case let .deliver(event, subscribers)?:
+        switch admission {
+        case .queued: return
+        case let .refused(problem): throw BusError(problem)
+        case let .deliver(subscribers):
             deliver(event, to: subscribers)
             drain(budget: Self.deliveryBudget - 1)
-        case .handOff?: return
         }
     }
 
