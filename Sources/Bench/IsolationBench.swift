@@ -56,7 +56,7 @@ func isolationBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement
         Measurement(group: "isolation", name: "socketpair ping-pong, 2 processes (\(request) B out, \(reply) B back)",
                     value: floor / 1000, unit: "µs"),
         Measurement(group: "isolation", name: "isolated render round trip (no-op plugin)", value: render / 1000, unit: "µs",
-                    baseline: ("socketpair ping-pong", floor / 1000), goal: 2),
+                    baseline: ("socketpair ping-pong", floor / 1000), goal: 1.5),
         Measurement(group: "isolation", name: "isolated action round trip (no-op plugin)", value: action / 1000, unit: "µs",
                     baseline: ("socketpair ping-pong", floor / 1000)),
         Measurement(group: "isolation", name: "in-process render round trip (no-op plugin)", value: local / 1000, unit: "µs",

@@ -3,7 +3,7 @@ import WidgetHostKit
 /// The benchmark's output: a Markdown table for the README, or JSON.
 enum Report {
     static func table(_ rows: [Measurement]) -> String {
-        var lines = ["| group | measurement | value | compared with | ratio | goal |", "| --- | --- | ---: | --- | ---: | --- |"]
+        var lines = ["| group | measurement | value (median) | compared with (median) | ratio | goal |", "| --- | --- | ---: | --- | ---: | --- |"]
         for row in rows {
             let baseline = row.baseline.map { "\($0.name): \($0.value.figure) \(row.unit)" } ?? ""
             let ratio = row.ratio.map { $0.figure + "×" } ?? ""

@@ -11,6 +11,9 @@ if let mode = arguments.first, Children.modes.contains(mode) {
     fflush(nil)   // every output stream
     _exit(status)
 }
+if arguments.first == Instructions.childMode {
+    exit(Instructions.child(Array(arguments.dropFirst())))
+}
 if arguments.first == PingPong.mode {
     exit(PingPong.serve(Array(arguments.dropFirst())))
 }
@@ -18,10 +21,14 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
-    Usage: widget-host-bench [--quick] [--json]
+    Usage: widget-host-bench [--quick] [--json] [--instructions]
+
+    Every figure is the median of repeated runs.
 
     Options:
       --quick   tiny sizes and few repetitions: a smoke test, not a measurement
+      --instructions  also count instructions per operation under callgrind
+                (needs valgrind and objcopy), beside the wall-clock medians
       --json    print the rows as JSON
       -h, --help  show this help
 
@@ -29,7 +36,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     """)
     exit(0)
 }
-if let unknown = arguments.first(where: { !["--quick", "--json"].contains($0) }) {
+if let unknown = arguments.first(where: { !["--quick", "--json", "--instructions"].contains($0) }) {
     FileHandle.standardError.write(Data("widget-host-bench: unknown option \(unknown)\nTry 'widget-host-bench --help' for more.\n".utf8))
     exit(2)
 }
@@ -48,6 +55,7 @@ do {
     rows += try startupBench(farm, effort)
     rows += tripsBench(effort)
     rows += try isolationBench(farm, effort)
+    if arguments.contains("--instructions") { rows += try Instructions.bench(farm, effort) }
     print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
 } catch {
     FileHandle.standardError.write(Data("widget-host-bench: \(error)\n".utf8))

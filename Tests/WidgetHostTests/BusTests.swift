@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import PluginABI
+import Synchronization
 @testable import WidgetHostKit
 
 private typealias Counter = ServiceTestKit.Counter
@@ -433,5 +435,173 @@ struct BusTests {
         try bus.publish("x")
         #expect(count.value == 6)
         #expect(inbox.events.value.count == 2)
+    }
+}
+
+/// What crosses the C ABI into the bus must be well-formed UTF-8, as `bus.h`
+/// says: an overlong or surrogate encoding is refused, not repaired.
+@Suite("Bus: text from a plugin")
+struct BusABITextTests {
+    private func publish(_ topic: [UInt8], _ payload: [UInt8]) throws -> (status: Int32, delivered: Int) {
+        let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("bus-abi"))
+        let manifest = try ServiceTestKit.manifest(id: "org.example.bus", screens: ["main"], requiredServices: ["bus"], publishes: ["x.#"])
+        let context = PluginContext(manifest: manifest, runtime: runtime)
+        let delivered = Counter()
+        _ = try runtime.bus.subscribe("#") { _ in delivered.increment() }
+        let status = (topic + [0]).withUnsafeBufferPointer { topic in
+            (payload + [0]).withUnsafeBufferPointer { payload in
+                topic.withMemoryRebound(to: CChar.self) { topic in
+                    payload.withMemoryRebound(to: CChar.self) { payload in
+                        ServiceCalls.publish(UnsafePointer(context.host), topic.baseAddress, payload.baseAddress)
+                    }
+                }
+            }
+        }
+        return (status, delivered.value)
+    }
+
+    @Test("overlong, surrogate and stray bytes in a payload are refused and nothing is delivered", arguments: [
+        [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0xC3],
+    ] as [[UInt8]])
+    func badPayload(_ bytes: [UInt8]) throws {
+        let result = try publish(Array("x.y".utf8), Array(#"{"a":""#.utf8) + bytes + Array(#""}"#.utf8))
+        #expect(result.status == Int32(WH_BUS_INVALID_PAYLOAD))
+        #expect(result.delivered == 0)
+    }
+
+    @Test("an overlong topic is refused; well-formed text, multi-byte included, is delivered")
+    func topicAndGood() throws {
+        let bad = try publish([0x78, 0x2E, 0xC1, 0xB9], Array("{}".utf8))
+        #expect(bad.status == Int32(WH_BUS_INVALID_TOPIC))
+        #expect(bad.delivered == 0)
+        let good = try publish(Array("x.y".utf8), Array(#"{"a":"é€😀"}"#.utf8))
+        #expect(good.status == 0)
+        #expect(good.delivered == 1)
+    }
+}
+
+/// Fairness and the unsubscribe promise, under load. These check behaviour
+/// (counts, order, who did the work), never timing.
+@Suite("Bus: fairness and unsubscribing under load")
+struct BusLoadTests {
+    private final class Flag: Sendable {
+        private let storage = Atomic<Bool>(false)
+        func set() { storage.store(true, ordering: .sequentiallyConsistent) }
+        var isSet: Bool { storage.load(ordering: .sequentiallyConsistent) }
+    }
+
+    @Test("one publish delivers at most deliveryBudget events; the rest still arrive, exactly once and in order")
+    func boundedPublishWork() throws {
+        let bus = Bus()
+        let flood = 1_000
+        let caller = pthread_self()
+        let onCaller = Counter()
+        let order = ServiceTestKit.Locked<[Int]>([])
+        _ = try bus.subscribe("flood.start") { _ in
+            for index in 0..<flood { try bus.publish("flood.n", payload: "{\"n\":\(index)}") }
+        }
+        _ = try bus.subscribe("flood.n") { event in
+            if pthread_equal(pthread_self(), caller) != 0 { onCaller.increment() }
+            let number = try JSONParser.parse(event.payload)["n"]?.int64 ?? -1
+            order.withLock { $0.append(Int(number)) }
+        }
+        try bus.publish("flood.start")
+        // The start event itself counts towards the caller's budget.
+        #expect(onCaller.value <= Bus.deliveryBudget - 1)
+        #expect(bus.waitUntilIdle())
+        #expect(order.value == Array(0..<flood))
+        #expect(onCaller.value < flood)
+    }
+
+    @Test("a full queue refuses a publish with a clear error; what was queued is delivered exactly once")
+    func boundedQueue() throws {
+        let bus = Bus(queueLimit: 10)
+        let delivered = Counter()
+        let refusals = ServiceTestKit.Locked<[String]>([])
+        _ = try bus.subscribe("fill") { _ in
+            for index in 0..<12 {
+                do { try bus.publish("item", payload: "{\"n\":\(index)}") } catch { refusals.withLock { $0.append("\(error)") } }
+            }
+        }
+        _ = try bus.subscribe("item") { _ in delivered.increment() }
+        try bus.publish("fill")
+        #expect(bus.waitUntilIdle())
+        #expect(delivered.value == 10)
+        #expect(refusals.value.count == 2)
+        #expect(refusals.value.first?.contains("the bus is full: 10 events are waiting") == true)
+        // Once drained, the bus accepts again.
+        try bus.publish("item")
+        #expect(bus.waitUntilIdle())
+        #expect(delivered.value == 11)
+    }
+
+    @Test("after unsubscribe returns on another thread, the handler is never entered again")
+    func noHandlerAfterUnsubscribe() throws {
+        let bus = Bus()
+        let stop = Flag()
+        let violations = Counter()
+        let entered = Counter()
+        let finished = ServiceTestKit.onThreads(3) { thread in
+            if thread == 0 {
+                for _ in 0..<3_000 {
+                    let gone = Flag()
+                    guard let subscription = try? bus.subscribe("race.#", handler: { _ in
+                        entered.increment()
+                        if gone.isSet { violations.increment() }
+                    }) else { return }
+                    // Let a few deliveries reach it, then take it away.
+                    for _ in 0..<Int.random(in: 0..<50) { sched_yield() }
+                    bus.unsubscribe(subscription)
+                    gone.set()
+                }
+                stop.set()
+            } else {
+                while !stop.isSet { try? bus.publish("race.t\(thread)") }
+            }
+        }
+        #expect(finished)
+        #expect(bus.waitUntilIdle())
+        #expect(violations.value == 0)
+        #expect(entered.value > 0, "the race never happened")
+        #expect(bus.subscriberCount == 0)
+    }
+
+    @Test("a handler may unsubscribe itself or another from inside delivery without waiting")
+    func unsubscribeInsideHandler() throws {
+        let bus = Bus()
+        let calls = Counter()
+        let other = Counter()
+        let otherSubscription = try bus.subscribe("x") { _ in other.increment() }
+        let box = ServiceTestKit.Locked<Bus.Subscription?>(nil)
+        box.withLock { $0 = try? bus.subscribe("x") { _ in
+            calls.increment()
+            if let me = box.value { bus.unsubscribe(me) }
+            bus.unsubscribe(otherSubscription)
+        } }
+        try bus.publish("x")
+        try bus.publish("x")
+        #expect(bus.waitUntilIdle())
+        #expect(calls.value == 1)
+        #expect(other.value == 1)
+    }
+}
+
+/// The bus checks payloads with a scan that builds nothing; it must accept
+/// and refuse exactly what the parser does, with the parser's message.
+@Suite("Bus: the payload check agrees with the parser")
+struct JSONValidatorTests {
+    @Test("valid and invalid texts get the parser's verdict", arguments: [
+        "{}", "[]", "0", "-0.5e+10", "1E5", "true", "false", "null", #""s""#, " { \"a\" : [1, 2, {\"b\": null}] } ",
+        #"{"a":"\u00e9\n\t\"\\\/"}"#, #"{"k":"\ud83d\ude00"}"#, #"{"é":1,"e\u0301":2}"#, #"{"a":1,"b":2,"a":3}"#,
+        #"{"\u0061":1,"a":2}"#, "{\"é\":1,\"é\":2}", "", " ", "{", "}", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "tru",
+        "nul", "[1] x", "{'a':1}", "\"a\u{01}\"", #""\x""#, #""\u12""#, #""\ud800""#, #""\udc00x""#, "[[[[]]]]",
+        String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
+        "{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}",
+        "{" + (0..<40).map { "\"k\($0 % 39)\":\($0)" }.joined(separator: ",") + "}",
+    ])
+    func agrees(_ text: String) {
+        let parsed: String?
+        do { _ = try JSONParser.parse(text); parsed = nil } catch { parsed = "\(error)" }
+        #expect(JSONValidator.problem(in: text) == parsed, "\(text.debugDescription)")
     }
 }

@@ -90,4 +90,36 @@ struct IsolationQuarantineTests {
         let directory = String(store.path[..<store.path.lastIndex(of: "/")!])
         #expect(try Discovery.entries(in: directory).sorted() == ["quarantine.json", "quarantine.json.lock"])
     }
+
+    @Test("listing reads the quarantine file once, whatever the number of plugins", arguments: [3, 40])
+    func listingReadsOnce(_ count: Int) throws {
+        let directory = try TestSupport.makeTemporaryDirectory("quarantine-scan")
+        let reads = QuarantineStore.ReadCounter()
+        let store = QuarantineStore(path: directory + "/state/quarantine.json", reads: reads)
+        var plugins: [String] = []
+        for index in 0..<count {
+            let plugin = directory + "/plugin\(index).so"
+            try TestSupport.write(Array("version \(index)".utf8), to: plugin)
+            plugins.append(plugin)
+        }
+        // The first plugin is quarantined; the second was, but its file changed since.
+        for plugin in plugins.prefix(2) {
+            for at in 0..<3 { try store.recordCrash(path: plugin, pluginID: "org.example.p", reason: "SIGSEGV", at: Int64(at)) }
+        }
+        try TestSupport.write(Array("rebuilt".utf8), to: plugins[1])
+        let before = reads.value
+        let reasons = try store.quarantineReasons(paths: plugins + [directory + "/missing.so"])
+        #expect(reads.value - before == 1)
+        #expect(Array(reasons.keys) == [plugins[0]])
+        #expect(reasons[plugins[0]] == (try store.quarantineReason(path: plugins[0])))
+    }
+
+    @Test("a damaged quarantine file is an error for the whole list, not a guess")
+    func listingDamagedFile() throws {
+        let directory = try TestSupport.makeTemporaryDirectory("quarantine-damaged")
+        try TestSupport.write(Array("{not json".utf8), to: directory + "/quarantine.json")
+        let store = QuarantineStore(path: directory + "/quarantine.json")
+        #expect(throws: QuarantineStore.Failure.self) { try store.quarantineReasons(paths: [directory + "/a.so"]) }
+        #expect(try QuarantineStore(path: directory + "/absent.json").quarantineReasons(paths: [directory + "/a.so"]).isEmpty)
+    }
 }

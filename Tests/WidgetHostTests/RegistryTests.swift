@@ -330,6 +330,30 @@ struct RegistryTests {
         #expect(named?.description == "circular dependency: Engine (name: x) -> Engine (name: y) -> Engine (name: x)")
     }
 
+    @Test("a factory resolving through the registry it captured throws the cycle error, not a stack overflow")
+    func cycleThroughCapturedRegistry() throws {
+        for scope in [Scope.application, .graph, .unique] {
+            let registry = Registry()
+            registry.register(CycleA.self, scope: scope) { [unowned registry] _ in _ = try registry.resolve(CycleB.self); return CycleA() }
+            registry.register(CycleB.self, scope: scope) { [unowned registry] _ in _ = try registry.optional(CycleA.self); return CycleB() }
+            #expect(throws: RegistryError.cycle(["CycleA", "CycleB", "CycleA"]), "scope \(scope)") { try registry.resolve(CycleA.self) }
+        }
+        // A resolve in progress on another registry is not joined, and one
+        // that finished leaves nothing behind: the same type resolves again.
+        let outer = Registry(), inner = Registry()
+        inner.register(Engine.self) { _ in Engine(serial: 7) }
+        outer.register(Engine.self, scope: .unique) { _ in Engine(serial: try inner.resolve(Engine.self).serial + 1) }
+        #expect(try outer.resolve(Engine.self).serial == 8)
+        #expect(try outer.resolve(Engine.self).serial == 8)
+        // The graph scope is shared with the captured form as well.
+        let graph = Registry()
+        graph.register(Engine.self) { _ in Engine(serial: 0) }
+        graph.register(Greeting.self) { [unowned graph] r in
+            Greeting(try r.resolve(Engine.self) === graph.resolve(Engine.self) ? "same" : "different")
+        }
+        #expect(try graph.resolve(Greeting.self).text == "same")
+    }
+
     @Test("a cycle error leaves the registry usable, and a diamond is not a cycle")
     func cycleRecovery() throws {
         let registry = Registry()

@@ -128,6 +128,7 @@ struct ServiceStressTests {
         }
 
         #expect(finished, "the threads deadlocked")
+        #expect(bus.waitUntilIdle(), "delivery never finished")
         #expect(failures.value.isEmpty)
         #expect(handlerErrors.value.isEmpty)
         #expect(overlaps.value == 0, "handlers ran concurrently")
@@ -183,6 +184,7 @@ struct ServiceStressTests {
             for index in 0..<count { try? bus.publish("q.t\(thread)", payload: "{\"p\":\(thread),\"n\":\(index)}") }
         }
         #expect(finished)
+        #expect(bus.waitUntilIdle(), "delivery never finished")
         #expect(overlaps.value == 0)
         let got = received.byPublisher()
         for thread in 0..<threads { #expect(got[thread] == Array(0..<count), "publisher \(thread)") }

@@ -73,11 +73,6 @@ enum QuarantineCommand {
 extension ListCommand {
     /// Why the crash-loop breaker holds each plugin it holds, by path.
     static func quarantineReasons(_ plugins: [PluginCandidate], _ cli: WidgetHostCLI) -> [String: String] {
-        let store = QuarantineStore(environment: cli.environment)
-        var reasons: [String: String] = [:]
-        for plugin in plugins {
-            if let reason = try? store.quarantineReason(path: plugin.path) { reasons[plugin.path] = reason }
-        }
-        return reasons
+        (try? QuarantineStore(environment: cli.environment).quarantineReasons(paths: plugins.map(\.path))) ?? [:]
     }
 }

@@ -68,10 +68,9 @@ enum ChildServices {
         })),
         WH_SERVICE_BUS: table(wh_bus_v1(
             publish: { _, topic, payload in
-                guard let topic else { return Int32(WH_BUS_INVALID_TOPIC) }
-                guard let payload else { return Int32(WH_BUS_INVALID_PAYLOAD) }
-                return Int32(result(call(WH_SERVICE_BUS, "publish", [("topic", .string(ServiceCalls.text(topic))),
-                                                                     ("payload", .string(ServiceCalls.text(payload)))]),
+                guard let topic = topic.flatMap(ServiceCalls.strictText) else { return Int32(WH_BUS_INVALID_TOPIC) }
+                guard let payload = payload.flatMap(ServiceCalls.strictText) else { return Int32(WH_BUS_INVALID_PAYLOAD) }
+                return Int32(result(call(WH_SERVICE_BUS, "publish", [("topic", .string(topic)), ("payload", .string(payload))]),
                                     otherwise: Int64(WH_BUS_INVALID_PAYLOAD)))
             },
             subscribe: { _, pattern in

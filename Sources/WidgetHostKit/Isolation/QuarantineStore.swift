@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The crash-loop breaker's memory: for each plugin file, its recent crashes
 /// and whether it is quarantined, in `$XDG_STATE_HOME/widget-host/quarantine.json`
@@ -16,6 +17,9 @@ import Glibc
 /// other's records, and a reader never sees half a file.
 public struct QuarantineStore: Sendable {
     public let path: String
+    /// Counts how often the file is read: the seam a test uses to prove that
+    /// listing reads it once per scan, whatever the number of plugins.
+    let reads: ReadCounter?
     public static let crashLimit = 3
     public static let windowMilliseconds: Int64 = 5 * 60 * 1000
 
@@ -65,7 +69,18 @@ public struct QuarantineStore: Sendable {
     }
 
     public init(path: String) {
+        self.init(path: path, reads: nil)
+    }
+
+    init(path: String, reads: ReadCounter?) {
         self.path = path
+        self.reads = reads
+    }
+
+    final class ReadCounter: Sendable {
+        private let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+        func add() { count.add(1, ordering: .relaxed) }
     }
 
     public init(environment: [String: String]) {
@@ -104,6 +119,22 @@ public struct QuarantineStore: Sendable {
     /// Why the plugin at `path` may not run, or nil if it may.
     public func quarantineReason(path: String) throws(Failure) -> String? {
         try current(path: path)?.quarantineReason
+    }
+
+    /// Why each of the plugins at `paths` may not run, keyed by the path as
+    /// given; plugins that may run are absent. The file is read once for the
+    /// whole list, so listing costs one read however many plugins there are.
+    public func quarantineReasons(paths: [String]) throws(Failure) -> [String: String] {
+        var held: [String: Entry] = [:]
+        for entry in try load() where entry.quarantined != nil { held[entry.path] = held[entry.path] ?? entry }
+        guard !held.isEmpty else { return [:] }
+        var reasons: [String: String] = [:]
+        for path in paths {
+            let canonical = Self.canonical(path)
+            guard let entry = held[canonical], entry.file == FileStamp(path: canonical) else { continue }
+            reasons[path] = entry.quarantineReason
+        }
+        return reasons
     }
 
     // MARK: Changes
@@ -167,6 +198,7 @@ public struct QuarantineStore: Sendable {
     }
 
     private func load() throws(Failure) -> [Entry] {
+        reads?.add()
         let bytes: [UInt8]
         do {
             let file = try ReadOnlyFile(path: path)

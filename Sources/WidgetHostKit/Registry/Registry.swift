@@ -12,16 +12,27 @@
 /// - A circular dependency is detected in every build configuration, and the
 ///   error shows the chain (`A -> B -> A`).
 ///
-/// Factories must resolve their dependencies through the `Resolution` they
+/// Factories should resolve their dependencies through the `Resolution` they
 /// are given: it carries the chain for cycle detection and the graph scope.
+/// A factory that resolves through the registry itself (one it captured)
+/// joins the resolve in progress on its thread, so a cycle through it is
+/// still the cycle error, never a stack overflow.
 public final class Registry: Sendable {
-    /// Each registration with the instance it holds (application and cached
-    /// scopes), under one lock, so the common resolve takes a single lock.
-    private let table = Locked<[Key: Entry]>([:])
+    /// The registrations, and apart from them the instances held for the
+    /// application and cached scopes, under one lock: the common resolve is
+    /// then exactly a locked dictionary lookup and a cast, copying nothing
+    /// but the instance.
+    private let table = Locked(Tables())
 
-    private struct Entry {
-        let registration: Registration
-        var held: Any?
+    private struct Tables {
+        var registrations: [Key: Registration] = [:]
+        var held: [Key: Any] = [:]
+
+        /// A new registration drops whatever the old one held.
+        mutating func register(_ registration: Registration, for key: Key) {
+            registrations[key] = registration
+            held[key] = nil
+        }
     }
 
     public init() {}
@@ -35,7 +46,7 @@ public final class Registry: Sendable {
         let registration = Registration(scope: scope, typeName: "\(type)", name: name) { resolution, _ in
             try factory(resolution)
         }
-        table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
+        table.withLock { $0.register(registration, for: Key(type, name)) }
     }
 
     /// Registers a factory that takes an argument at resolve time. Instances
@@ -51,7 +62,7 @@ public final class Registry: Sendable {
             }
             return try factory(resolution, argument)
         }
-        table.withLock { $0[Key(type, name)] = Entry(registration: registration) }
+        table.withLock { $0.register(registration, for: Key(type, name)) }
     }
 
     // Inlinable so that the common case, an instance already held by the
@@ -65,34 +76,41 @@ public final class Registry: Sendable {
 
     @usableFromInline
     func resolveThroughGraph<Service>(_ type: Service.Type, name: String?) throws(RegistryError) -> Service {
-        try Resolution(registry: self).resolve(type, name: name)
+        try resolution().resolve(type, name: name)
+    }
+
+    /// The resolve in progress on this thread for this registry (a factory
+    /// calling back into the registry), or a new one.
+    func resolution() -> Resolution {
+        if let current = Resolution.InProgress.current, current.registry === self { return current }
+        return Resolution(registry: self)
     }
 
     public func resolve<Service, Argument>(_ type: Service.Type = Service.self, name: String? = nil, argument: Argument) throws(RegistryError) -> Service {
-        try Resolution(registry: self).resolve(type, name: name, argument: argument)
+        try resolution().resolve(type, name: name, argument: argument)
     }
 
     /// The service, or nil if nothing is registered for it. Errors inside a
     /// registered factory (a cycle, a missing dependency) are still thrown.
     public func optional<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service? {
-        try Resolution(registry: self).optional(type, name: name)
+        try resolution().optional(type, name: name)
     }
 
     public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        table.withLock { $0[Key(type, name)] != nil }
+        table.withLock { $0.registrations[Key(type, name)] != nil }
     }
 
     /// Drops every instance held by the cached scope; the next resolve makes
     /// a new one. Other scopes are untouched.
     public func resetCached() {
         table.withLock { table in
-            for (key, entry) in table where entry.registration.scope == .cached { table[key]?.held = nil }
+            for (key, registration) in table.registrations where registration.scope == .cached { table.held[key] = nil }
         }
     }
 
     @usableFromInline
     func heldInstance(for key: Key) -> Any? {
-        table.withLock { $0[key]?.held }
+        table.withLock { $0.held[key] }
     }
 
     /// Keeps `made` as the instance of `registration`, unless a racing
@@ -100,20 +118,20 @@ public final class Registry: Sendable {
     /// registered again meanwhile (then `made` is returned and not kept).
     func keep(_ made: Any, for key: Key, of registration: Registration) -> Any {
         table.withLock { table in
-            guard let entry = table[key], entry.registration === registration else { return made }
-            if let held = entry.held { return held }
-            table[key]?.held = made
+            guard table.registrations[key] === registration else { return made }
+            if let held = table.held[key] { return held }
+            table.held[key] = made
             return made
         }
     }
 
     func registration(for key: Key) -> Registration? {
-        table.withLock { $0[key]?.registration }
+        table.withLock { $0.registrations[key] }
     }
 
     /// "Type" or "Type (name: x)", sorted, for error messages.
     func registeredNames() -> [String] {
-        table.withLock { $0.values.map(\.registration.displayName) }.sorted()
+        table.withLock { $0.registrations.values.map(\.displayName) }.sorted()
     }
 }
 

@@ -1,11 +1,15 @@
+import Glibc
+
 /// One top-level resolve in progress: what a factory uses to resolve its own
 /// dependencies. It carries the chain of services being built, for cycle
 /// detection, and the instances of the graph scope.
 ///
 /// A Resolution belongs to the resolve that created it: a factory may use it
-/// during its call, not keep it.
+/// during its call, not keep it. While a factory runs, its Resolution is also
+/// the calling thread's resolve in progress: a factory that resolves through
+/// the registry it captured joins it, so a cycle is still reported as one.
 public final class Resolution {
-    private let registry: Registry
+    let registry: Registry
     private var chain: [Key] = []
     private var graph: [Key: Any] = [:]
 
@@ -71,11 +75,35 @@ public final class Resolution {
         chain.append(key)
         defer { chain.removeLast() }
         do {
-            return try registration.make(self, argument) as! Service
+            return try InProgress.with(self) { try registration.make(self, argument) } as! Service
         } catch let error as RegistryError {
             throw error
         } catch {
             throw .factoryFailed(type: registration.typeName, name: registration.name, message: "\(error)")
+        }
+    }
+}
+
+extension Resolution {
+    /// The resolution each thread is in the middle of (the innermost one),
+    /// kept per thread because a resolve runs its factories on the calling
+    /// thread; another thread's resolve is independent.
+    enum InProgress {
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+            return key
+        }()
+
+        static var current: Resolution? {
+            pthread_getspecific(key).map { Unmanaged<Resolution>.fromOpaque($0).takeUnretainedValue() }
+        }
+
+        static func with<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
+            let previous = pthread_getspecific(key)
+            pthread_setspecific(key, Unmanaged.passUnretained(resolution).toOpaque())
+            defer { pthread_setspecific(key, previous) }
+            return try body()
         }
     }
 }

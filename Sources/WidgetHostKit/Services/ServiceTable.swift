@@ -113,8 +113,9 @@ enum ServiceCalls {
 
     static let publish: @convention(c) (UnsafePointer<wh_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 = { host, topic, payload in
         guard let context = PluginContext.from(host), let topic else { return Int32(WH_BUS_INVALID_TOPIC) }
-        guard let payload else { return Int32(WH_BUS_INVALID_PAYLOAD) }
-        return context.publish(topic: text(topic), payload: text(payload))
+        guard let topic = strictText(topic) else { return Int32(WH_BUS_INVALID_TOPIC) }
+        guard let payload = payload.flatMap(strictText) else { return Int32(WH_BUS_INVALID_PAYLOAD) }
+        return context.publish(topic: topic, payload: payload)
     }
 
     static let subscribe: @convention(c) (UnsafePointer<wh_host>?, UnsafePointer<CChar>?) -> Int64 = { host, pattern in
@@ -148,6 +149,13 @@ enum ServiceCalls {
     /// A plugin's C string as Swift text; invalid UTF-8 is replaced.
     static func text(_ pointer: UnsafePointer<CChar>) -> String {
         String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+    }
+
+    /// A plugin's C string as Swift text, or nil unless it is well-formed
+    /// UTF-8: overlong (non-shortest) forms and encoded surrogates, which
+    /// `bus.h` forbids, are refused rather than repaired into valid text.
+    static func strictText(_ pointer: UnsafePointer<CChar>) -> String? {
+        String(validatingCString: pointer)
     }
 
     /// Writes to a sink the plugin provided; false if it refused.
