@@ -31,10 +31,17 @@ public final class HTTPClient: Sendable {
     public static let defaultTimeout = 10.0
     public static let defaultMaxBytes = 1 << 20
 
-    public init() {}
+    /// Why every request fails at once, for a client with no network (the
+    /// caged checks of `validate`, whose sandbox refuses sockets).
+    private let offline: String?
+
+    public init() { offline = nil }
+
+    public init(offline reason: String) { offline = reason }
 
     public func get(_ url: String, timeout: Double = defaultTimeout, maxBytes: Int = defaultMaxBytes) throws(Failure) -> Response {
         guard Self.isAbsoluteHTTP(url) else { throw .badURL(url) }
+        if let offline { throw .unreachable(offline) }
         let body = Body(limit: maxBytes)
         var status = 0
         var message = [CChar](repeating: 0, count: 512)
