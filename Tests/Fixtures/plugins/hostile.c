@@ -38,7 +38,9 @@
  *                        to chmod VICTIM_DIR/victim
  *   UNIX_CONNECT         connects to the Unix socket at UNIX_PATH
  *   FORK_IN_RENDER       fork()s; the child exits at once
- *   SPAWN_IN_RENDER      posix_spawn()s /bin/true (glibc blocks every signal first) */
+ *   SPAWN_IN_RENDER      posix_spawn()s /bin/true (glibc blocks every signal first)
+ *   ATTACK_IN_CONSTRUCTOR  makes the attack above from a constructor instead, as
+ *                        soon as the file is loaded (info, validate, create) */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -148,6 +150,7 @@ static int32_t emit(const wh_output *out, const char *text);
 
 /* The view that says what the sandbox let through: "<what>: <result>". */
 __attribute__((unused)) static int32_t report(const wh_output *out, const char *what, long result) {
+    if (!out) return WH_OK;
     char view[256];
     snprintf(view, sizeof view, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"%s returned %ld\"}}", what, result);
     return emit(out, view);
@@ -213,15 +216,18 @@ static gateway_function find_gateway(void) {
 static void swallow(int signal_number) { (void)signal_number; }
 #endif
 
-static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
-    (void)params;
-    if (strcmp(screen, "main") != 0) return WH_UNKNOWN_SCREEN;
+#if defined(PATH_ATTACK) || defined(GATEWAY_ATTACK) || defined(UNIX_CONNECT) || defined(FORK_IN_RENDER) || defined(SPAWN_IN_RENDER)
+#define ATTACK 1
+/* The attack, from render, or from a constructor with ATTACK_IN_CONSTRUCTOR
+ * (out is NULL then): plugin code that runs as soon as the file is loaded,
+ * as in `info` and `validate`. */
+static int32_t attack(const wh_output *out) {
 #ifdef PATH_ATTACK
     return report(out, PATH_ATTACK, path_attack(PATH_ATTACK));
 #endif
 #ifdef GATEWAY_ATTACK
     gateway_function gateway = find_gateway();
-    if (!gateway) return emit(out, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"no gateway found\"}}");
+    if (!gateway) return out ? emit(out, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"no gateway found\"}}") : WH_OK;
     struct { void (*handler)(int); unsigned long flags; void *restorer; unsigned long mask; } action = {swallow, 0, NULL, 0};
     long replaced = gateway(SYS_rt_sigaction, SIGSYS, (long)&action, 0, 8, 0, 0);
     long changed = gateway(SYS_chmod, (long)VICTIM_DIR "/victim", 0777, 0, 0, 0, 0);
@@ -246,6 +252,20 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
     pid_t spawned = 0;
     char *arguments[] = {"/bin/true", NULL};
     return report(out, "posix_spawn", posix_spawn(&spawned, "/bin/true", NULL, NULL, arguments, NULL));
+#endif
+    return WH_OK;
+}
+#endif
+
+#ifdef ATTACK_IN_CONSTRUCTOR
+__attribute__((constructor)) static void attack_on_load(void) { attack(NULL); }
+#endif
+
+static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
+    (void)params;
+    if (strcmp(screen, "main") != 0) return WH_UNKNOWN_SCREEN;
+#if defined(ATTACK) && !defined(ATTACK_IN_CONSTRUCTOR)
+    return attack(out);
 #endif
 #ifdef CRASH_IN_RENDER
     *(volatile int *)0 = 1;
