@@ -49,6 +49,10 @@ struct ContainmentCorpusTests {
                reason: "tried to change the permissions of @VICTIM@/victim outside its data directory"),
         Attack(name: "unix-connect", defines: ["-DUNIX_CONNECT", "-DUNIX_PATH=\"@SOCKET@\""],
                reason: "tried to open a Unix socket (socket(AF_UNIX, SOCK_STREAM))"),
+        Attack(name: "tcp-connect", defines: ["-DCONNECT_IN_RENDER"],
+               reason: "tried to open a network socket (socket(AF_INET, SOCK_STREAM))"),
+        Attack(name: "write-outside", defines: ["-DWRITE_OUTSIDE_IN_RENDER", "-DESCAPE_PATH=\"@VICTIM@/escape\""],
+               reason: "tried to write @VICTIM@/escape outside its data directory"),
         Attack(name: "fork", defines: ["-DFORK_IN_RENDER"], reason: "tried to start a process"),
         Attack(name: "posix-spawn", defines: ["-DSPAWN_IN_RENDER"], reason: "tried to start a process"),
     ]
@@ -91,6 +95,29 @@ struct ContainmentCorpusTests {
         #expect(listener.acceptedNothing(), "the listener outside accepted a connection")
     }
 
+    @Test("validate runs the plugin under the memory limit of an isolated one")
+    func validateMemoryLimit() throws {
+        let directory = try Kit.hostileDirectory("validate-allocate", defines: ["-DALLOCATE_IN_RENDER"])
+        let run = try Kit.Home().run(["validate", directory + "/hostile.so", "--json"])
+        let checks = try #require(try run.json()["checks"]?.array, "\(run)")
+        let failed = try #require(checks.first { $0["result"]?.string == "fail" }, "no check failed: \(run)")
+        #expect(failed["check"]?.string == "render main", "\(run)")
+        #expect(failed["detail"]?.string == "the plugin ran out of memory: an allocation failed against the 1024 MiB limit", "\(run)")
+    }
+
+    @Test("validate and info leave no data directory behind")
+    func noDataDirectoryLeft() throws {
+        let temporary = try TestSupport.makeTemporaryDirectory("validate-tmp")
+        let directory = try Kit.hostileDirectory("validate-inside", defines: ["-DWRITE_INSIDE"])
+        var environment = try Kit.Home().environment
+        environment["TMPDIR"] = temporary
+        let run = try TestSupport.runHost(["validate", directory + "/hostile.so"], environment: environment)
+        #expect(run.status == 0, "\(run)")
+        let info = try TestSupport.runHost(["info", directory + "/hostile.so"], environment: environment)
+        #expect(info.stdout.contains("load:") && info.stdout.contains("ok"), "\(info)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
+
     /// A victim file outside every data directory, in the plugin's own
     /// directory, which the cage may read (so the plugin can open it, as it
     /// could any file the user keeps there), and how it stood before the attack.
@@ -125,6 +152,7 @@ struct ContainmentCorpusTests {
 
         func expectUnchanged() throws {
             #expect(try Self.snapshot(directory + "/victim") == before, "the victim outside changed")
+            #expect(access(directory + "/escape", F_OK) != 0, "the plugin created a file outside")
             #expect(try String(contentsOfFile: directory + "/victim", encoding: .utf8) == "secret\n")
         }
     }

@@ -216,12 +216,31 @@ static gateway_function find_gateway(void) {
 static void swallow(int signal_number) { (void)signal_number; }
 #endif
 
-#if defined(PATH_ATTACK) || defined(GATEWAY_ATTACK) || defined(UNIX_CONNECT) || defined(FORK_IN_RENDER) || defined(SPAWN_IN_RENDER)
+#if defined(PATH_ATTACK) || defined(GATEWAY_ATTACK) || defined(UNIX_CONNECT) || defined(FORK_IN_RENDER) \
+    || defined(SPAWN_IN_RENDER) || defined(CONNECT_IN_RENDER) || defined(WRITE_OUTSIDE_IN_RENDER)
 #define ATTACK 1
 /* The attack, from render, or from a constructor with ATTACK_IN_CONSTRUCTOR
  * (out is NULL then): plugin code that runs as soon as the file is loaded,
  * as in `info` and `validate`. */
 static int32_t attack(const wh_output *out) {
+#ifdef CONNECT_IN_RENDER
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(9);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return report(out, "connect", connect(fd, (struct sockaddr *)&address, sizeof address));
+#endif
+#ifdef WRITE_OUTSIDE_IN_RENDER
+    int escape = open(ESCAPE_PATH, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (escape >= 0) {
+        ssize_t ignored = write(escape, "escaped\n", 8);
+        (void)ignored;
+        close(escape);
+    }
+    return report(out, "open", escape);
+#endif
 #ifdef PATH_ATTACK
     return report(out, PATH_ATTACK, path_attack(PATH_ATTACK));
 #endif
@@ -284,23 +303,6 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
     char *block = malloc(size);
     memset(block, 1, size);
     (void)block[size / 2];
-#endif
-#ifdef CONNECT_IN_RENDER
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons(9);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connect(fd, (struct sockaddr *)&address, sizeof address);
-#endif
-#ifdef WRITE_OUTSIDE_IN_RENDER
-    int escape = open(ESCAPE_PATH, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (escape >= 0) {
-        ssize_t ignored = write(escape, "escaped\n", 8);
-        (void)ignored;
-        close(escape);
-    }
 #endif
 #ifdef FLOOD_IN_RENDER
     for (int i = 0; i < 1000000 && plugin->bus; i++) plugin->bus->publish(plugin->host, "hostile.flood", "{}");
