@@ -69,6 +69,9 @@
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
 #ifndef SECCOMP_RET_KILL_PROCESS
 #define SECCOMP_RET_KILL_PROCESS 0x80000000U
 #endif
@@ -178,7 +181,7 @@ static const int fatal_calls[] = {
     SYS_socket, SYS_socketpair, SYS_connect, SYS_bind,
     SYS_execve, SYS_execveat, SYS_fork, SYS_vfork, SYS_ptrace, SYS_io_uring_setup, SYS_unshare,
     SYS_setns, SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_open_by_handle_at, SYS_tkill,
-    SYS_pidfd_send_signal, SYS_bpf, SYS_perf_event_open,
+    SYS_pidfd_send_signal, SYS_pidfd_getfd, SYS_bpf, SYS_perf_event_open,
 };
 
 /* Changes Landlock does not govern: never performed. */
@@ -602,6 +605,7 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context) {
         sigprocmask_without_sigsys(a, ucontext);
         break;
     case SYS_ptrace:
+    case SYS_pidfd_getfd:
     case SYS_process_vm_readv:
     case SYS_process_vm_writev:
         violation("trace another process");

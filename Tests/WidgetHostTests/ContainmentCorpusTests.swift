@@ -55,6 +55,7 @@ struct ContainmentCorpusTests {
                reason: "tried to write @VICTIM@/escape outside its data directory"),
         Attack(name: "fork", defines: ["-DFORK_IN_RENDER"], reason: "tried to start a process"),
         Attack(name: "posix-spawn", defines: ["-DSPAWN_IN_RENDER"], reason: "tried to start a process"),
+        Attack(name: "steal-descriptor", defines: ["-DSTEAL_DESCRIPTOR"], reason: "tried to trace another process"),
     ]
 
     static let cases: [(Attack, Mode)] = attacks.flatMap { attack in Mode.allCases.map { (attack, $0) } }

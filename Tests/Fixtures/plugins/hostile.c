@@ -39,6 +39,7 @@
  *   UNIX_CONNECT         connects to the Unix socket at UNIX_PATH
  *   FORK_IN_RENDER       fork()s; the child exits at once
  *   SPAWN_IN_RENDER      posix_spawn()s /bin/true (glibc blocks every signal first)
+ *   STEAL_DESCRIPTOR     takes its parent's (the host's) standard error with pidfd_getfd
  *   ATTACK_IN_CONSTRUCTOR  makes the attack above from a constructor instead, as
  *                        soon as the file is loaded (info, validate, create) */
 #include <arpa/inet.h>
@@ -217,7 +218,7 @@ static void swallow(int signal_number) { (void)signal_number; }
 #endif
 
 #if defined(PATH_ATTACK) || defined(GATEWAY_ATTACK) || defined(UNIX_CONNECT) || defined(FORK_IN_RENDER) \
-    || defined(SPAWN_IN_RENDER) || defined(CONNECT_IN_RENDER) || defined(WRITE_OUTSIDE_IN_RENDER)
+    || defined(SPAWN_IN_RENDER) || defined(CONNECT_IN_RENDER) || defined(WRITE_OUTSIDE_IN_RENDER) || defined(STEAL_DESCRIPTOR)
 #define ATTACK 1
 /* The attack, from render, or from a constructor with ATTACK_IN_CONSTRUCTOR
  * (out is NULL then): plugin code that runs as soon as the file is loaded,
@@ -266,6 +267,10 @@ static int32_t attack(const wh_output *out) {
     pid_t child = fork();
     if (child == 0) _exit(0);
     return report(out, "fork", child);
+#endif
+#ifdef STEAL_DESCRIPTOR
+    long pidfd = syscall(SYS_pidfd_open, getppid(), 0);
+    return report(out, "pidfd_getfd", syscall(SYS_pidfd_getfd, pidfd, 2, 0));
 #endif
 #ifdef SPAWN_IN_RENDER
     pid_t spawned = 0;
