@@ -239,6 +239,19 @@ struct IsolationMissingFeatureTests {
         #expect(access(escape, F_OK) != 0)
     }
 
+    @Test("without Landlock, info and validate refuse to run the plugin unless --allow-weak-sandbox", arguments: ["info", "validate"])
+    func checksRefusedWithoutLandlock(_ command: String) throws {
+        let directory = try Kit.hostileDirectory("skip-landlock-\(command)", defines: [])
+        var environment = try Kit.Home().environment
+        environment["WIDGET_HOST_SANDBOX_SKIP"] = "landlock"
+        let refused = try TestSupport.runHost([command, directory + "/hostile.so"], environment: environment)
+        #expect(refused.stdout.contains("refused: the sandbox on this system is incomplete (without Landlock (skipped on request))"),
+                "\(refused)")
+        let allowed = try TestSupport.runHost([command, directory + "/hostile.so", "--allow-weak-sandbox"], environment: environment)
+        #expect(!allowed.stdout.contains("refused: the sandbox"), "\(allowed)")
+        #expect(allowed.stdout.contains(command == "info" ? "ok" : "valid:"), "\(allowed)")
+    }
+
     @Test("without Landlock (allowed), seccomp still stops a write outside the data directory, judged by its path; said once")
     func withoutLandlock() throws {
         let escape = Kit.escapePath + "-no-landlock"
