@@ -21,9 +21,13 @@
  * instruction whose address the filter recognises, and reports a refusal
  * whose target resolves outside the data directory. The plugin can find
  * and call the gateway itself, so the gateway lets through nothing but
- * these Landlock-judged calls: no decision rests on the caller's address. Without Landlock (--allow-weak-sandbox) the handler
- * judges writes by the path they resolve to, which a plugin that calls the
- * gateway directly skips: that cage is weak, and the host says so.
+ * these Landlock-judged calls: no decision rests on the caller's address.
+ * Without Landlock (--allow-weak-sandbox) the handler judges writes by the
+ * path they resolve to, which a plugin that calls the gateway directly
+ * skips: that cage is weak, and the host says so. (The handler only words
+ * reports and is no authority, so it can live in the plugin's process; a
+ * supervisor outside, SECCOMP_RET_USER_NOTIF, would be needed only for
+ * decisions the kernel cannot make, and none is left.)
  *
  * SIGSYS must reach the handler: rt_sigaction(SIGSYS) is refused by the
  * filter itself, and a blocking rt_sigprocmask is done by the handler on
