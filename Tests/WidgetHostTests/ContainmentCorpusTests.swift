@@ -40,10 +40,14 @@ struct ContainmentCorpusTests {
         ("chown", "change the owner of"), ("lchown", "change the owner of"), ("fchownat", "change the owner of"),
         ("utimes", "change the times of"), ("utimensat", "change the times of"), ("truncate", "truncate"), ("rename", "rename"),
         ("link", "link"), ("unlink", "delete"), ("setxattr", "change the extended attributes of"),
-        ("removexattr", "change the extended attributes of"), ("open", "write"),
+        ("removexattr", "change the extended attributes of"), ("open", "write"), ("fchmodat2", "change the permissions of"),
+        ("lsetxattr", "change the extended attributes of"), ("utime", "change the times of"), ("renameat2", "rename"),
     ].map { call, verb in
         Attack(name: "symlink-\(call)", defines: ["-DPATH_ATTACK=\"\(call)\"", "-DVICTIM_DIR=\"@VICTIM@\""],
                reason: "tried to \(verb) @VICTIM@/victim outside its data directory")
+    } + [("mkdir", "create the directory"), ("symlink", "create the symbolic link"), ("mknod", "create the special file")].map { call, verb in
+        Attack(name: "symlink-\(call)", defines: ["-DPATH_ATTACK=\"\(call)\"", "-DVICTIM_DIR=\"@VICTIM@\""],
+               reason: "tried to \(verb) @VICTIM@/escape outside its data directory")
     } + [
         Attack(name: "gateway", defines: ["-DGATEWAY_ATTACK", "-DVICTIM_DIR=\"@VICTIM@\""],
                reason: "tried to change the permissions of @VICTIM@/victim outside its data directory"),

@@ -31,7 +31,9 @@
  *                        path call on outside/victim: chmod, fchmodat, chown,
  *                        lchown, fchownat, utimes, utimensat, truncate, rename,
  *                        link, unlink, setxattr, removexattr, open, fchmod
- *                        (fchmod: on a descriptor opened for reading)
+ *                        (on a descriptor opened for reading), fchmodat2,
+ *                        lsetxattr, utime, renameat2; or creates outside/escape
+ *                        with mkdir, symlink or mknod
  *   GATEWAY_ATTACK       finds the sandbox's gateway (its machine code, which
  *                        anyone can read in the host's source) in mapped
  *                        memory, asks it to replace the SIGSYS handler, then
@@ -59,6 +61,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <utime.h>
 #include <unistd.h>
 #include "widget_host/widget_host.h"
 
@@ -177,6 +180,14 @@ static long path_attack(const char *call) {
     if (!strcmp(call, "setxattr")) return setxattr(target, "user.hostile", "1", 1, 0);
     if (!strcmp(call, "removexattr")) return removexattr(target, "user.victim");
     if (!strcmp(call, "open")) return open(target, O_WRONLY | O_APPEND);
+    if (!strcmp(call, "fchmodat2")) return syscall(452, AT_FDCWD, target, 0777, AT_SYMLINK_NOFOLLOW);
+    if (!strcmp(call, "lsetxattr")) return lsetxattr(target, "user.hostile", "1", 1, 0);
+    if (!strcmp(call, "utime")) return utime(target, NULL);
+    if (!strcmp(call, "renameat2")) return syscall(SYS_renameat2, AT_FDCWD, target, AT_FDCWD, "stolen", 0);
+    /* Creations beside the victim. */
+    if (!strcmp(call, "mkdir")) return mkdir("outside/escape", 0755);
+    if (!strcmp(call, "symlink")) return symlink("/etc/passwd", "outside/escape");
+    if (!strcmp(call, "mknod")) return mknod("outside/escape", S_IFIFO | 0644, 0);
     if (!strcmp(call, "fchmod")) {
         int fd = open(target, O_RDONLY);
         return fd < 0 ? -2000 : fchmod(fd, 0777);
