@@ -14,10 +14,9 @@
 
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
-    OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155,
-    OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
+    OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_PROTOCOLS = 181,
     PROTO_HTTP_HTTPS = 1 | 2,
-    INFO_RESPONSE_CODE = 0x200002,
+    INFO_RESPONSE_CODE = 0x200002, INFO_REDIRECT_URL = 0x100000 + 31,
     GLOBAL_DEFAULT = 3,
     ERROR_SIZE = 256,
 };
@@ -61,7 +60,8 @@ static size_t on_data(char *data, size_t size, size_t count, void *userdata) {
 }
 
 int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, void *context,
-                     long *status, char *error, size_t error_length) {
+                     long *status, char *redirect, size_t redirect_length, char *error, size_t error_length) {
+    if (redirect_length > 0) redirect[0] = 0;
     pthread_once(&load_once, load);
     if (!curl.loaded) {
         snprintf(error, error_length, "libcurl.so.4 could not be loaded");
@@ -80,13 +80,16 @@ int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, 
     curl.easy_setopt(handle, OPT_WRITEDATA, &sink);
     curl.easy_setopt(handle, OPT_TIMEOUT_MS, timeout_ms);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);   /* signals and threads do not mix */
-    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 1L);
-    curl.easy_setopt(handle, OPT_MAXREDIRS, 5L);
+    /* Each hop is the caller's to allow: a plugin's allowed hosts hold for
+     * every one of them, not just the first. */
+    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);
     curl.easy_setopt(handle, OPT_PROTOCOLS, (long)PROTO_HTTP_HTTPS);
-    curl.easy_setopt(handle, OPT_REDIR_PROTOCOLS, (long)PROTO_HTTP_HTTPS);
     int result = curl.easy_perform(handle);
     *status = 0;
     curl.easy_getinfo(handle, INFO_RESPONSE_CODE, status);
+    char *location = NULL;
+    if (result == 0 && curl.easy_getinfo(handle, INFO_REDIRECT_URL, &location) == 0 && location && redirect_length > 0)
+        snprintf(redirect, redirect_length, "%s", location);
     snprintf(error, error_length, "%s", buffer);
     curl.easy_cleanup(handle);
     return result;

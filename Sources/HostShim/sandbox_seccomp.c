@@ -1,19 +1,38 @@
 /* The seccomp filter of an isolated plugin, and the SIGSYS handler that
  * turns what it catches into a report.
  *
- * Caught and fatal: sockets other than AF_UNIX, running programs, starting
- * processes, tracing or signalling other processes, io_uring, namespace and
- * mount calls, and a few privileged calls. The handler writes
- * "violation tried to ..." to the report descriptor and ends the process.
+ * Caught and fatal, whoever makes them: every new socket (network or Unix:
+ * socket, socketpair, connect, bind; the host link is a socketpair made
+ * before the sandbox), running programs, starting processes, tracing or
+ * signalling other processes, io_uring, namespace and mount calls, and a
+ * few privileged calls. The handler writes "violation tried to ..." to the
+ * report descriptor and ends the process.
+ *
+ * Caught and refused: calls that change a file's metadata (chmod, chown,
+ * utimes, setxattr, removexattr and their f*, l* and *at forms). Landlock
+ * does not govern them, and the handler cannot perform them safely (any
+ * system call it may make, the plugin may make too), so none is ever
+ * performed: one aimed at the data directory fails with EPERM, one whose
+ * target resolves outside it (through a symbolic link, say) is reported.
  *
  * Caught and checked: calls that write to the file system (open for
- * writing, create, rename, delete, link, chmod, chown...). The handler
- * performs the call itself through a gateway whose address the filter lets
- * through. Where Landlock confines files, Landlock decides and the handler
- * only reports a refusal outside the data directory; without Landlock the
- * handler decides from the path's text (best effort: a symbolic link can
- * fool it). A plugin that jumps to the gateway gains only these calls, and
- * Landlock still judges them.
+ * writing, create, rename, delete, link, truncate...). Landlock decides
+ * them; the handler re-issues each through a gateway, a syscall
+ * instruction whose address the filter recognises, and reports a refusal
+ * whose target resolves outside the data directory. The plugin can find
+ * and call the gateway itself, so the gateway lets through nothing but
+ * these Landlock-judged calls: no decision rests on the caller's address.
+ * Without Landlock (--allow-weak-sandbox) the handler judges writes by the
+ * path they resolve to, which a plugin that calls the gateway directly
+ * skips: that cage is weak, and the host says so. (The handler only words
+ * reports and is no authority, so it can live in the plugin's process; a
+ * supervisor outside, SECCOMP_RET_USER_NOTIF, would be needed only for
+ * decisions the kernel cannot make, and none is left.)
+ *
+ * SIGSYS must reach the handler: rt_sigaction(SIGSYS) is refused by the
+ * filter itself, and a blocking rt_sigprocmask is done by the handler on
+ * the mask the thread returns to, without SIGSYS (a blocked SIGSYS would
+ * kill the process unexplained, as glibc's posix_spawn blocks everything).
  *
  * Built for x86-64 only; elsewhere the filter is reported as missing. */
 #define _GNU_SOURCE
@@ -33,6 +52,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <ucontext.h>
@@ -53,11 +73,21 @@
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
 #ifndef SECCOMP_RET_KILL_PROCESS
 #define SECCOMP_RET_KILL_PROCESS 0x80000000U
 #endif
 
-/* ---- The gateway: the one syscall instruction the filter trusts ---- */
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463
+#endif
+#ifndef SYS_removexattrat
+#define SYS_removexattrat 466
+#endif
+
+/* ---- The gateway: a syscall instruction whose calls the handler makes ---- */
 
 long wh_seccomp_gateway(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
 extern const char wh_seccomp_gateway_return[];
@@ -91,7 +121,7 @@ static int landlock_enforces = 0;
 
 /* ---- The filter ---- */
 
-static struct sock_filter program[256];
+static struct sock_filter program[512];
 static unsigned short program_length;
 
 static void emit(struct sock_filter instruction) {
@@ -109,18 +139,14 @@ static void trap_if(int nr) {
     RETURN(SECCOMP_RET_TRAP);
 }
 
+static void allow_if(int nr) {
+    JUMP(BPF_JEQ, nr, 0, 1);
+    RETURN(SECCOMP_RET_ALLOW);
+}
+
 static void fail_if(int nr, int error) {
     JUMP(BPF_JEQ, nr, 0, 1);
     RETURN(SECCOMP_RET_ERRNO | (error & SECCOMP_RET_DATA));
-}
-
-/* nr allowed only when argument `arg` (32 bits) equals `value`. */
-static void allow_only_if_arg(int nr, int arg, uint32_t value) {
-    JUMP(BPF_JEQ, nr, 0, 4);
-    LOAD_ARG_LOW(arg);
-    JUMP(BPF_JEQ, value, 0, 1);
-    RETURN(SECCOMP_RET_ALLOW);
-    RETURN(SECCOMP_RET_TRAP);
 }
 
 /* nr allowed only when argument `arg` is exactly this process's pid. */
@@ -153,17 +179,29 @@ static void trap_unless_flags(int nr, int arg, uint32_t mask) {
 }
 
 #define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
+#define COUNT(array) (sizeof array / sizeof array[0])
 
 static const int fatal_calls[] = {
+    SYS_socket, SYS_socketpair, SYS_connect, SYS_bind,
     SYS_execve, SYS_execveat, SYS_fork, SYS_vfork, SYS_ptrace, SYS_io_uring_setup, SYS_unshare,
     SYS_setns, SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_open_by_handle_at, SYS_tkill,
-    SYS_pidfd_send_signal, SYS_bpf, SYS_perf_event_open,
+    SYS_pidfd_send_signal, SYS_pidfd_getfd, SYS_bpf, SYS_perf_event_open,
 };
 
+/* Changes Landlock does not govern: never performed. */
+static const int metadata_changes[] = {
+    SYS_chmod, SYS_fchmod, SYS_fchmodat, SYS_fchmodat2, SYS_chown, SYS_fchown, SYS_lchown, SYS_fchownat,
+    SYS_utime, SYS_utimes, SYS_futimesat, SYS_utimensat, SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr,
+    SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr, SYS_setxattrat, SYS_removexattrat,
+};
+
+/* Writes Landlock judges by what the path resolves to (truncate from ABI
+ * 3, which the host requires): harmless whoever makes them, so the gateway
+ * may re-issue them. open and openat come first, trapped only for writing. */
 static const int file_writes[] = {
+    SYS_open, SYS_openat,
     SYS_creat, SYS_truncate, SYS_rename, SYS_renameat, SYS_renameat2, SYS_mkdir, SYS_mkdirat, SYS_rmdir,
     SYS_unlink, SYS_unlinkat, SYS_link, SYS_linkat, SYS_symlink, SYS_symlinkat, SYS_mknod, SYS_mknodat,
-    SYS_chmod, SYS_fchmod, SYS_fchmodat, SYS_fchmodat2, SYS_chown, SYS_fchown, SYS_lchown, SYS_fchownat,
 };
 
 static void build_program(uint32_t pid) {
@@ -176,9 +214,8 @@ static void build_program(uint32_t pid) {
     JUMP(BPF_JGE, 0x40000000, 0, 1);
     RETURN(SECCOMP_RET_KILL_PROCESS);
 
-    /* Fatal, whoever makes them: checked before the gateway's exemption. */
-    allow_only_if_arg(SYS_socket, 0, AF_UNIX);
-    for (size_t i = 0; i < sizeof fatal_calls / sizeof fatal_calls[0]; i++) trap_if(fatal_calls[i]);
+    /* Fatal or refused, whoever makes them (the gateway too). */
+    for (size_t i = 0; i < COUNT(fatal_calls); i++) trap_if(fatal_calls[i]);
     trap_unless_flags(SYS_clone, 0, CLONE_THREAD);
     /* Their arguments live in memory a filter cannot read; glibc falls
      * back to clone and openat. */
@@ -190,26 +227,34 @@ static void build_program(uint32_t pid) {
     allow_only_own_pid(SYS_rt_tgsigqueueinfo, 0, pid);
     allow_only_own_pid(SYS_process_vm_readv, 0, pid);
     allow_only_own_pid(SYS_process_vm_writev, 0, pid);
-
-    /* The handler's own calls. */
-    uint64_t gateway = (uint64_t)(uintptr_t)wh_seccomp_gateway_return;
-    LOAD(instruction_pointer);
-    JUMP(BPF_JEQ, (uint32_t)gateway, 0, 3);
-    emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer) + 4));
-    JUMP(BPF_JEQ, (uint32_t)(gateway >> 32), 0, 1);
-    RETURN(SECCOMP_RET_ALLOW);
-    LOAD(nr);
-
-    /* The handler must stay: SIGSYS cannot be caught by anyone else. */
+    /* The handler must stay: SIGSYS is caught by it alone. */
     JUMP(BPF_JEQ, SYS_rt_sigaction, 0, 4);
     LOAD_ARG_LOW(0);
     JUMP(BPF_JEQ, SIGSYS, 0, 1);
     RETURN(SECCOMP_RET_ERRNO | EPERM);
     RETURN(SECCOMP_RET_ALLOW);
+    for (size_t i = 0; i < COUNT(metadata_changes); i++) trap_if(metadata_changes[i]);
 
+    /* The gateway: only calls that are harmless whoever makes them. */
+    uint64_t gateway = (uint64_t)(uintptr_t)wh_seccomp_gateway_return;
+    LOAD(instruction_pointer);
+    JUMP(BPF_JEQ, (uint32_t)gateway, 0, 3 + 2 * COUNT(file_writes));
+    emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer) + 4));
+    JUMP(BPF_JEQ, (uint32_t)(gateway >> 32), 0, 1 + 2 * COUNT(file_writes));
+    LOAD(nr);
+    for (size_t i = 0; i < COUNT(file_writes); i++) allow_if(file_writes[i]);
+    LOAD(nr);
+
+    /* Blocking (SIG_BLOCK 0, SIG_SETMASK 2) may name SIGSYS: checked. */
+    JUMP(BPF_JEQ, SYS_rt_sigprocmask, 0, 5);
+    LOAD_ARG_LOW(0);
+    JUMP(BPF_JEQ, SIG_BLOCK, 1, 0);
+    JUMP(BPF_JEQ, SIG_SETMASK, 0, 1);
+    RETURN(SECCOMP_RET_TRAP);
+    RETURN(SECCOMP_RET_ALLOW);
     trap_if_flags(SYS_open, 1, WRITE_FLAGS);
     trap_if_flags(SYS_openat, 2, WRITE_FLAGS);
-    for (size_t i = 0; i < sizeof file_writes / sizeof file_writes[0]; i++) trap_if(file_writes[i]);
+    for (size_t i = 2; i < COUNT(file_writes); i++) trap_if(file_writes[i]);
     RETURN(SECCOMP_RET_ALLOW);
 }
 
@@ -231,6 +276,14 @@ static void violation(const char *what) {
     report_and_die(&line);
 }
 
+/* Copies `size` bytes from this process's memory without faulting on a
+ * bad pointer. Returns 0, or -1. */
+static int read_memory(long address, void *buffer, size_t size) {
+    struct iovec local = {buffer, size};
+    struct iovec remote = {(void *)address, size};
+    return address != 0 && syscall(SYS_process_vm_readv, getpid(), &local, 1, &remote, 1, 0) == (long)size ? 0 : -1;
+}
+
 /* Copies a NUL-terminated string from this process's memory without
  * faulting on a bad pointer. Returns its length, or -1. */
 static long read_string(long address, char *buffer, size_t size) {
@@ -242,82 +295,17 @@ static long read_string(long address, char *buffer, size_t size) {
         /* The string may end just before an unmapped page: try byte by byte. */
         count = 0;
         while ((size_t)count < size - 1) {
-            struct iovec one_local = {buffer + count, 1};
-            struct iovec one_remote = {(void *)(address + count), 1};
-            if (syscall(SYS_process_vm_readv, getpid(), &one_local, 1, &one_remote, 1, 0) != 1) break;
+            if (read_memory(address + count, buffer + count, 1) != 0) break;
             if (buffer[count] == 0) break;
             count++;
         }
-        if (count == 0) return -1;
+        if (count == 0 && read_memory(address, buffer, 1) != 0) return -1;
     }
     buffer[count] = 0;
     return (long)strnlen(buffer, (size_t)count);
 }
 
-/* Makes `path` absolute against `dirfd` (or the working directory), then
- * removes ".", ".." and repeated slashes by their text. */
-static void absolute_path(long dirfd, const char *path, char *out, size_t size) {
-    char joined[8192];
-    size_t length = 0;
-    if (path[0] != '/') {
-        long base;
-        if ((int)dirfd == AT_FDCWD) {
-            base = syscall(SYS_getcwd, joined, sizeof joined / 2);
-            base = base > 0 ? (long)strlen(joined) : -1;
-        } else {
-            char link[64] = "/proc/self/fd/";
-            wh_line number = {{0}, 0};
-            wh_line_append_unsigned(&number, (uint64_t)(int)dirfd, 10);
-            memcpy(link + 14, number.text, number.length);
-            link[14 + number.length] = 0;
-            base = syscall(SYS_readlink, link, joined, sizeof joined / 2 - 1);
-        }
-        if (base < 0) {
-            memcpy(joined, "?", 2);
-            base = 1;
-        }
-        length = (size_t)base;
-        joined[length++] = '/';
-    }
-    size_t path_length = strnlen(path, sizeof joined - length - 1);
-    memcpy(joined + length, path, path_length);
-    length += path_length;
-    joined[length] = 0;
-
-    /* Lexical clean-up into `out`. */
-    size_t used = 0;
-    size_t starts[512];
-    int depth = 0;
-    const char *cursor = joined;
-    while (*cursor) {
-        while (*cursor == '/') cursor++;
-        const char *end = cursor;
-        while (*end && *end != '/') end++;
-        size_t part = (size_t)(end - cursor);
-        if (part == 0) break;
-        if (part == 1 && cursor[0] == '.') {
-            /* nothing */
-        } else if (part == 2 && cursor[0] == '.' && cursor[1] == '.') {
-            if (depth > 0) used = starts[--depth];
-        } else if (used + part + 2 < size && depth < 512) {
-            starts[depth++] = used;
-            out[used++] = '/';
-            memcpy(out + used, cursor, part);
-            used += part;
-        }
-        cursor = end;
-    }
-    if (used == 0) out[used++] = '/';
-    out[used] = 0;
-}
-
-static int inside_data_directory(const char *path) {
-    if (strcmp(path, "/dev/null") == 0) return 1;
-    return strncmp(path, data_directory, data_directory_length) == 0
-        && (path[data_directory_length] == 0 || path[data_directory_length] == '/');
-}
-
-/* The file the descriptor names, for fchmod and fchown. */
+/* The file a descriptor names, from /proc/self/fd; "" if unknown. */
 static void descriptor_path(long fd, char *out, size_t size) {
     char link[64] = "/proc/self/fd/";
     wh_line number = {{0}, 0};
@@ -329,88 +317,208 @@ static void descriptor_path(long fd, char *out, size_t size) {
     out[count] = 0;
 }
 
+/* What `path` (against `dirfd`) resolves to, as the kernel would see it:
+ * with `follow`, a final symbolic link is followed; the name itself is
+ * judged otherwise (rename, unlink, lchown...). A name that does not exist
+ * yet is its parent directory, resolved, plus the name. Only O_PATH opens,
+ * which neither write nor block. */
+static void resolve(long dirfd, const char *path, int follow, char *out, size_t size) {
+    out[0] = 0;
+    if (path[0] == 0) {
+        descriptor_path(dirfd, out, size);
+        return;
+    }
+    int fd = follow ? (int)syscall(SYS_openat, dirfd, path, O_PATH | O_CLOEXEC, 0) : -1;
+    if (fd >= 0) {
+        descriptor_path(fd, out, size);
+        syscall(SYS_close, fd);
+        return;
+    }
+    char parent[4096];
+    size_t length = strnlen(path, sizeof parent - 1);
+    while (length > 1 && path[length - 1] == '/') length--;
+    size_t slash = length;
+    while (slash > 0 && path[slash - 1] != '/') slash--;
+    const char *name = path + slash;
+    size_t name_length = length - slash;
+    if (slash == 0) {
+        memcpy(parent, ".", 2);
+    } else {
+        memcpy(parent, path, slash);
+        parent[slash] = 0;
+    }
+    fd = (int)syscall(SYS_openat, dirfd, parent, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (fd < 0) {
+        /* Nothing to resolve against: the text is all there is. */
+        size_t copied = strnlen(path, size - 1);
+        memcpy(out, path, copied);
+        out[copied] = 0;
+        return;
+    }
+    descriptor_path(fd, out, size);
+    syscall(SYS_close, fd);
+    size_t used = strlen(out);
+    if (used + name_length + 2 < size && !(name_length == 1 && name[0] == '.')) {
+        if (used > 1) out[used++] = '/';
+        memcpy(out + used, name, name_length);
+        out[used + name_length] = 0;
+    }
+}
+
+static int inside_data_directory(const char *path) {
+    if (strcmp(path, "/dev/null") == 0) return 1;
+    return strncmp(path, data_directory, data_directory_length) == 0
+        && (path[data_directory_length] == 0 || path[data_directory_length] == '/');
+}
+
 typedef struct target {
     long dirfd;
-    long path;       /* address of the path; 0 with dirfd >= 0 means the descriptor itself */
+    long path;       /* address of the path; 0 means the descriptor dirfd itself */
+    int follow;      /* whether a final symbolic link is followed */
 } target;
 
-static void check_file_write(long nr, const long *a, greg_t *registers) {
-    target targets[2];
-    int count = 1;
-    const char *verb = "write";
-    int landlock_covers = 1;
+/* The targets of a file call and the words for it. Returns the count, 0
+ * for a call this does not know. */
+static int file_targets(long nr, const long *a, target targets[2], const char **verb) {
     const long here = AT_FDCWD;
     switch (nr) {
-    case SYS_open: targets[0] = (target){here, a[0]}; break;
-    case SYS_openat: targets[0] = (target){a[0], a[1]}; break;
-    case SYS_creat: targets[0] = (target){here, a[0]}; verb = "create"; break;
-    case SYS_truncate: targets[0] = (target){here, a[0]}; verb = "truncate"; break;
-    case SYS_rename: targets[0] = (target){here, a[0]}; targets[1] = (target){here, a[1]}; count = 2; verb = "rename"; break;
+    case SYS_open: targets[0] = (target){here, a[0], !(a[1] & O_NOFOLLOW)}; *verb = "write"; return 1;
+    case SYS_openat: targets[0] = (target){a[0], a[1], !(a[2] & O_NOFOLLOW)}; *verb = "write"; return 1;
+    case SYS_creat: targets[0] = (target){here, a[0], 1}; *verb = "create"; return 1;
+    case SYS_truncate: targets[0] = (target){here, a[0], 1}; *verb = "truncate"; return 1;
+    case SYS_rename: targets[0] = (target){here, a[0], 0}; targets[1] = (target){here, a[1], 0}; *verb = "rename"; return 2;
     case SYS_renameat:
-    case SYS_renameat2: targets[0] = (target){a[0], a[1]}; targets[1] = (target){a[2], a[3]}; count = 2; verb = "rename"; break;
-    case SYS_mkdir: targets[0] = (target){here, a[0]}; verb = "create the directory"; break;
-    case SYS_mkdirat: targets[0] = (target){a[0], a[1]}; verb = "create the directory"; break;
-    case SYS_rmdir: targets[0] = (target){here, a[0]}; verb = "remove the directory"; break;
-    case SYS_unlink: targets[0] = (target){here, a[0]}; verb = "delete"; break;
-    case SYS_unlinkat: targets[0] = (target){a[0], a[1]}; verb = "delete"; break;
-    case SYS_link: targets[0] = (target){here, a[0]}; targets[1] = (target){here, a[1]}; count = 2; verb = "link"; break;
-    case SYS_linkat: targets[0] = (target){a[0], a[1]}; targets[1] = (target){a[2], a[3]}; count = 2; verb = "link"; break;
-    case SYS_symlink: targets[0] = (target){here, a[1]}; verb = "create the symbolic link"; break;
-    case SYS_symlinkat: targets[0] = (target){a[1], a[2]}; verb = "create the symbolic link"; break;
-    case SYS_mknod: targets[0] = (target){here, a[0]}; verb = "create the special file"; break;
-    case SYS_mknodat: targets[0] = (target){a[0], a[1]}; verb = "create the special file"; break;
-    case SYS_chmod: targets[0] = (target){here, a[0]}; verb = "change the permissions of"; landlock_covers = 0; break;
+    case SYS_renameat2: targets[0] = (target){a[0], a[1], 0}; targets[1] = (target){a[2], a[3], 0}; *verb = "rename"; return 2;
+    case SYS_mkdir: targets[0] = (target){here, a[0], 0}; *verb = "create the directory"; return 1;
+    case SYS_mkdirat: targets[0] = (target){a[0], a[1], 0}; *verb = "create the directory"; return 1;
+    case SYS_rmdir: targets[0] = (target){here, a[0], 0}; *verb = "remove the directory"; return 1;
+    case SYS_unlink: targets[0] = (target){here, a[0], 0}; *verb = "delete"; return 1;
+    case SYS_unlinkat: targets[0] = (target){a[0], a[1], 0}; *verb = "delete"; return 1;
+    case SYS_link: targets[0] = (target){here, a[0], 0}; targets[1] = (target){here, a[1], 0}; *verb = "link"; return 2;
+    case SYS_linkat:
+        targets[0] = (target){a[0], a[1], (a[4] & AT_SYMLINK_FOLLOW) != 0};
+        targets[1] = (target){a[2], a[3], 0};
+        *verb = "link";
+        return 2;
+    case SYS_symlink: targets[0] = (target){here, a[1], 0}; *verb = "create the symbolic link"; return 1;
+    case SYS_symlinkat: targets[0] = (target){a[1], a[2], 0}; *verb = "create the symbolic link"; return 1;
+    case SYS_mknod: targets[0] = (target){here, a[0], 0}; *verb = "create the special file"; return 1;
+    case SYS_mknodat: targets[0] = (target){a[0], a[1], 0}; *verb = "create the special file"; return 1;
+    case SYS_chmod: targets[0] = (target){here, a[0], 1}; *verb = "change the permissions of"; return 1;
+    case SYS_fchmod: targets[0] = (target){a[0], 0, 1}; *verb = "change the permissions of"; return 1;
     case SYS_fchmodat:
-    case SYS_fchmodat2: targets[0] = (target){a[0], a[1]}; verb = "change the permissions of"; landlock_covers = 0; break;
-    case SYS_fchmod: targets[0] = (target){a[0], 0}; verb = "change the permissions of"; landlock_covers = 0; break;
-    case SYS_chown:
-    case SYS_lchown: targets[0] = (target){here, a[0]}; verb = "change the owner of"; landlock_covers = 0; break;
-    case SYS_fchownat: targets[0] = (target){a[0], a[1]}; verb = "change the owner of"; landlock_covers = 0; break;
-    case SYS_fchown: targets[0] = (target){a[0], 0}; verb = "change the owner of"; landlock_covers = 0; break;
-    default: violation("make a forbidden file system call"); return;
+    case SYS_fchmodat2: targets[0] = (target){a[0], a[1], !(a[3] & AT_SYMLINK_NOFOLLOW)}; *verb = "change the permissions of"; return 1;
+    case SYS_chown: targets[0] = (target){here, a[0], 1}; *verb = "change the owner of"; return 1;
+    case SYS_lchown: targets[0] = (target){here, a[0], 0}; *verb = "change the owner of"; return 1;
+    case SYS_fchown: targets[0] = (target){a[0], 0, 1}; *verb = "change the owner of"; return 1;
+    case SYS_fchownat: targets[0] = (target){a[0], a[1], !(a[4] & AT_SYMLINK_NOFOLLOW)}; *verb = "change the owner of"; return 1;
+    case SYS_utime:
+    case SYS_utimes: targets[0] = (target){here, a[0], 1}; *verb = "change the times of"; return 1;
+    case SYS_futimesat: targets[0] = (target){a[0], a[1], 1}; *verb = "change the times of"; return 1;
+    case SYS_utimensat: targets[0] = (target){a[0], a[1], !(a[3] & AT_SYMLINK_NOFOLLOW)}; *verb = "change the times of"; return 1;
+    case SYS_setxattr:
+    case SYS_removexattr: targets[0] = (target){here, a[0], 1}; *verb = "change the extended attributes of"; return 1;
+    case SYS_lsetxattr:
+    case SYS_lremovexattr: targets[0] = (target){here, a[0], 0}; *verb = "change the extended attributes of"; return 1;
+    case SYS_fsetxattr:
+    case SYS_fremovexattr: targets[0] = (target){a[0], 0, 1}; *verb = "change the extended attributes of"; return 1;
+    case SYS_setxattrat:
+    case SYS_removexattrat: targets[0] = (target){a[0], a[1], !(a[2] & AT_SYMLINK_NOFOLLOW)}; *verb = "change the extended attributes of"; return 1;
+    default: return 0;
     }
+}
 
-    char paths[2][4096];
+static int is_metadata_change(long nr) {
+    for (size_t i = 0; i < COUNT(metadata_changes); i++)
+        if (metadata_changes[i] == nr) return 1;
+    return 0;
+}
+
+static void report_outside(const char *verb, const char *path, const char *lexical) {
+    wh_line line = {{0}, 0};
+    wh_line_append(&line, "violation tried to ");
+    wh_line_append(&line, verb);
+    wh_line_append(&line, " ");
+    wh_line_append_bytes(&line, path, 512);
+    wh_line_append(&line, " outside its data directory");
+    if (strcmp(path, lexical) != 0) {
+        wh_line_append(&line, " (through ");
+        wh_line_append_bytes(&line, lexical, 256);
+        wh_line_append(&line, ")");
+    }
+    report_and_die(&line);
+}
+
+static void check_file_call(long nr, const long *a, greg_t *registers) {
+    target targets[2];
+    const char *verb = "write";
+    int count = file_targets(nr, a, targets, &verb);
+    if (count == 0) {
+        violation("make a forbidden file system call");
+        return;
+    }
+    /* Each target as the plugin wrote it and as it resolves. */
+    char written[2][4096], resolved[2][4096];
     int outside = -1;
     for (int i = 0; i < count; i++) {
         if (targets[i].path == 0) {
-            descriptor_path(targets[i].dirfd, paths[i], sizeof paths[i]);
+            descriptor_path(targets[i].dirfd, resolved[i], sizeof resolved[i]);
+            memcpy(written[i], resolved[i], strlen(resolved[i]) + 1);
         } else {
-            char raw[4096];
-            if (read_string(targets[i].path, raw, sizeof raw) < 0) {
-                /* A bad pointer: let the kernel answer EFAULT. */
+            if (read_string(targets[i].path, written[i], sizeof written[i]) < 0) {
+                /* A bad pointer: the kernel would answer EFAULT. */
                 registers[REG_RAX] = -EFAULT;
                 return;
             }
-            absolute_path(targets[i].dirfd, raw, paths[i], sizeof paths[i]);
+            resolve(targets[i].dirfd, written[i], targets[i].follow, resolved[i], sizeof resolved[i]);
         }
-        if (outside < 0 && !inside_data_directory(paths[i])) outside = i;
+        if (outside < 0 && !inside_data_directory(resolved[i])) outside = i;
     }
 
-    if (landlock_enforces && landlock_covers) {
+    if (is_metadata_change(nr)) {
+        if (outside >= 0) report_outside(verb, resolved[outside], written[outside]);
+        registers[REG_RAX] = -EPERM;
+        return;
+    }
+    if (landlock_enforces) {
         long result = wh_seccomp_gateway(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-        if (outside >= 0 && (result == -EACCES || result == -EPERM || result == -EXDEV)) {
-            wh_line line = {{0}, 0};
-            wh_line_append(&line, "violation tried to ");
-            wh_line_append(&line, verb);
-            wh_line_append(&line, " ");
-            wh_line_append_bytes(&line, paths[outside], 512);
-            wh_line_append(&line, " outside its data directory");
-            report_and_die(&line);
-        }
+        if (outside >= 0 && (result == -EACCES || result == -EPERM || result == -EXDEV))
+            report_outside(verb, resolved[outside], written[outside]);
         registers[REG_RAX] = result;
         return;
     }
-    if (outside >= 0) {
-        wh_line line = {{0}, 0};
-        wh_line_append(&line, "violation tried to ");
-        wh_line_append(&line, verb);
-        wh_line_append(&line, " ");
-        wh_line_append_bytes(&line, paths[outside], 512);
-        wh_line_append(&line, " outside its data directory");
-        report_and_die(&line);
-    }
+    if (outside >= 0) report_outside(verb, resolved[outside], written[outside]);
     registers[REG_RAX] = wh_seccomp_gateway(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* rt_sigprocmask(how, set, old, size) blocking signals, done on the mask
+ * the thread returns to (the one sigreturn restores from the context),
+ * with SIGSYS left out. */
+static void sigprocmask_without_sigsys(const long *a, ucontext_t *context) {
+    greg_t *registers = context->uc_mcontext.gregs;
+    uint64_t *mask = (uint64_t *)&context->uc_sigmask;
+    uint64_t set = 0, old = *mask;
+    if (a[3] != 8) {
+        registers[REG_RAX] = -EINVAL;
+        return;
+    }
+    if (a[1] != 0 && read_memory(a[1], &set, sizeof set) != 0) {
+        registers[REG_RAX] = -EFAULT;
+        return;
+    }
+    if (a[2] != 0) {
+        struct iovec local = {&old, sizeof old};
+        struct iovec remote = {(void *)a[2], sizeof old};
+        if (syscall(SYS_process_vm_writev, getpid(), &local, 1, &remote, 1, 0) != (long)sizeof old) {
+            registers[REG_RAX] = -EFAULT;
+            return;
+        }
+    }
+    if (a[1] != 0) {
+        uint64_t unblockable = (1ULL << (SIGSYS - 1)) | (1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1));
+        *mask = (a[0] == SIG_BLOCK ? old | set : set) & ~unblockable;
+    }
+    registers[REG_RAX] = 0;
 }
 
 static const char *socket_domain(long domain) {
@@ -446,9 +554,12 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context) {
     wh_line line = {{0}, 0};
     char path[4096];
     switch (nr) {
-    case SYS_socket: {
-        wh_line_append(&line, "violation tried to open a network socket (socket(");
-        const char *domain = socket_domain(a[0]);
+    case SYS_socket:
+    case SYS_socketpair: {
+        int unix_domain = a[0] == AF_UNIX;
+        wh_line_append(&line, unix_domain ? "violation tried to open a Unix socket (" : "violation tried to open a network socket (");
+        wh_line_append(&line, nr == SYS_socket ? "socket(" : "socketpair(");
+        const char *domain = unix_domain ? "AF_UNIX" : socket_domain(a[0]);
         if (domain) {
             wh_line_append(&line, domain);
         } else {
@@ -458,6 +569,24 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context) {
         wh_line_append(&line, ", ");
         wh_line_append(&line, socket_type(a[1]));
         wh_line_append(&line, "))");
+        report_and_die(&line);
+        break;
+    }
+    case SYS_connect:
+    case SYS_bind: {
+        /* Only sockets made before the sandbox exist: the host link. */
+        struct sockaddr_un address;
+        memset(&address, 0, sizeof address);
+        size_t length = a[2] > 0 && (size_t)a[2] < sizeof address ? (size_t)a[2] : sizeof address - 1;
+        const char *verb = nr == SYS_connect ? "connect" : "bind";
+        wh_line_append(&line, "violation tried to ");
+        wh_line_append(&line, verb);
+        if (read_memory(a[1], &address, length) == 0 && address.sun_family == AF_UNIX && length > sizeof address.sun_family) {
+            wh_line_append(&line, " to the Unix socket ");
+            wh_line_append_bytes(&line, address.sun_path[0] ? address.sun_path : "(abstract)", 256);
+        } else {
+            wh_line_append(&line, " a socket");
+        }
         report_and_die(&line);
         break;
     }
@@ -476,7 +605,11 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context) {
     case SYS_clone:
         violation("start a process");
         break;
+    case SYS_rt_sigprocmask:
+        sigprocmask_without_sigsys(a, ucontext);
+        break;
     case SYS_ptrace:
+    case SYS_pidfd_getfd:
     case SYS_process_vm_readv:
     case SYS_process_vm_writev:
         violation("trace another process");
@@ -509,7 +642,7 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context) {
         violation("use a privileged system call (open_by_handle_at, bpf or perf_event_open)");
         break;
     default:
-        check_file_write(nr, a, registers);
+        check_file_call(nr, a, registers);
         break;
     }
     errno = saved;

@@ -22,6 +22,34 @@ struct HTTPClientTests {
         #expect(requests.first?.target == "/price?coin=btc&n=2")
     }
 
+    @Test("redirects are followed one hop at a time, each judged by allow before it is asked")
+    func redirectsJudged() throws {
+        let far = try LoopbackHTTPServer(always: .ok("far"))
+        defer { far.stop() }
+        let near = try LoopbackHTTPServer(always: .response(status: 302, body: Array("moved".utf8), headers: [("Location", far.url("/far"))]))
+        defer { near.stop() }
+        var asked: [String] = []
+        let followed = try client.get(near.url("/near"), timeout: 10) { asked.append($0); return nil }
+        #expect(followed.status == 200 && String(decoding: followed.body, as: UTF8.self) == "far")
+        #expect(asked == [near.url("/near"), far.url("/far")])
+
+        let before = far.requests.count
+        #expect(throws: HTTPClient.Failure.denied("no \(far.url("/far")) (the redirect of \(near.url("/near")))")) {
+            _ = try client.get(near.url("/near"), timeout: 10) { $0 == far.url("/far") ? "no \($0)" : nil }
+        }
+        #expect(far.requests.count == before, "the refused hop was asked")
+    }
+
+    @Test("a redirect loop ends after the most redirects, with a reason")
+    func redirectLoop() throws {
+        let server = try LoopbackHTTPServer(always: .response(status: 302, body: [], headers: [("Location", "/again")]))
+        defer { server.stop() }
+        #expect(throws: HTTPClient.Failure.failed("more than \(HTTPClient.maxRedirects) redirects")) {
+            _ = try client.get(server.url("/"), timeout: 10)
+        }
+        #expect(server.requests.count == HTTPClient.maxRedirects + 1)
+    }
+
     @Test("non-2xx statuses are returned with their body", arguments: [404, 500, 503, 400, 418])
     func errorStatus(status: Int) throws {
         let server = try LoopbackHTTPServer(always: .response(status: status, body: "body of \(status)"))

@@ -209,21 +209,50 @@ struct IsolationSessionTests {
 }
 
 /// What happens on a kernel that lacks a sandbox feature, shown by leaving
-/// it out on request (WIDGET_HOST_SANDBOX_SKIP): the host says so once,
-/// and goes on with what is available.
+/// it out on request (WIDGET_HOST_SANDBOX_SKIP): the host says so once and
+/// refuses to run plugins in the weaker cage, unless --allow-weak-sandbox
+/// is given; then it goes on with what is available.
 @Suite("Isolation: a sandbox without some feature")
 struct IsolationMissingFeatureTests {
-    private func run(_ name: String, _ defines: [String], skip: String, visit: Bool = false) throws -> TestSupport.HostRun {
+    private func run(_ name: String, _ defines: [String], skip: String, visit: Bool = false, weak: Bool = true) throws -> TestSupport.HostRun {
         let directory = try Kit.hostileDirectory("skip-\(skip)-\(name)", defines: defines)
         var home = try Kit.Home().environment
         home["WIDGET_HOST_SANDBOX_SKIP"] = skip
         let arguments = visit
             ? ["launch", "hello", "--actions", "widget://org.example.hostile,back"]
             : ["launch", "hostile"]
-        return try TestSupport.runHost(arguments + ["--plugin-dir", directory, "--isolate", "--once", "--format", "json"], environment: home)
+        return try TestSupport.runHost(arguments + ["--plugin-dir", directory, "--isolate", "--once", "--format", "json"]
+                                       + (weak ? ["--allow-weak-sandbox"] : []), environment: home)
     }
 
-    @Test("without Landlock, seccomp still stops a write outside the data directory, judged by its path; said once")
+    @Test("without Landlock or seccomp, --isolate refuses the plugin before any of its code runs, and says why once",
+          arguments: ["landlock", "seccomp"])
+    func refusedWithoutFeature(_ skip: String) throws {
+        let escape = Kit.escapePath + "-refused-\(skip)"
+        let run = try run("refused", ["-DWRITE_OUTSIDE_IN_RENDER", "-DESCAPE_PATH=\"\(escape)\""], skip: skip, visit: true, weak: false)
+        let feature = skip == "landlock" ? "Landlock" : "seccomp"
+        let error = try #require(try Kit.screen(run)["error"]?.string, "\(run)")
+        #expect(error.contains("refused: the sandbox on this system is incomplete (without \(feature) (skipped on request))"), "\(run)")
+        #expect(error.contains("--allow-weak-sandbox runs plugins in what there is"), "\(run)")
+        let notice = "the sandbox is without \(feature) (skipped on request); isolated plugins are refused"
+        #expect(run.stderr.components(separatedBy: notice).count == 2, "said other than once: \(run)")
+        #expect(access(escape, F_OK) != 0)
+    }
+
+    @Test("without Landlock, info and validate refuse to run the plugin unless --allow-weak-sandbox", arguments: ["info", "validate"])
+    func checksRefusedWithoutLandlock(_ command: String) throws {
+        let directory = try Kit.hostileDirectory("skip-landlock-\(command)", defines: [])
+        var environment = try Kit.Home().environment
+        environment["WIDGET_HOST_SANDBOX_SKIP"] = "landlock"
+        let refused = try TestSupport.runHost([command, directory + "/hostile.so"], environment: environment)
+        #expect(refused.stdout.contains("refused: the sandbox on this system is incomplete (without Landlock (skipped on request))"),
+                "\(refused)")
+        let allowed = try TestSupport.runHost([command, directory + "/hostile.so", "--allow-weak-sandbox"], environment: environment)
+        #expect(!allowed.stdout.contains("refused: the sandbox"), "\(allowed)")
+        #expect(allowed.stdout.contains(command == "info" ? "ok" : "valid:"), "\(allowed)")
+    }
+
+    @Test("without Landlock (allowed), seccomp still stops a write outside the data directory, judged by its path; said once")
     func withoutLandlock() throws {
         let escape = Kit.escapePath + "-no-landlock"
         let run = try run("write-outside", ["-DWRITE_OUTSIDE_IN_RENDER", "-DESCAPE_PATH=\"\(escape)\""], skip: "landlock", visit: true)
@@ -234,17 +263,18 @@ struct IsolationMissingFeatureTests {
         #expect(try Kit.screen(run)["view"]?["text"]?.string == "Hello, world! Waves: 0")
     }
 
-    @Test("without Landlock, writing inside the data directory still works")
+    @Test("without Landlock (allowed), writing inside the data directory still works")
     func insideWithoutLandlock() throws {
         let run = try run("write-inside", ["-DWRITE_INSIDE"], skip: "landlock")
         #expect(try Kit.screen(run)["view"]?["text"]?.string == "wrote inside", "\(run)")
     }
 
-    @Test("without seccomp, Landlock still refuses the write and the connection, though it cannot say so")
+    @Test("without seccomp (allowed), Landlock still refuses the write and the connection, though it cannot say so")
     func withoutSeccomp() throws {
         let escape = Kit.escapePath + "-no-seccomp"
         let write = try run("write-outside", ["-DWRITE_OUTSIDE_IN_RENDER", "-DESCAPE_PATH=\"\(escape)\""], skip: "seccomp")
-        #expect(try Kit.screen(write)["view"]?["text"]?.string == "Hostile: calm, version 1", "\(write)")
+        // The plugin carries on, its open refused.
+        #expect(try Kit.screen(write)["view"]?["text"]?.string == "open returned -1", "\(write)")
         #expect(access(escape, F_OK) != 0, "the write outside got through")
         #expect(write.stderr.contains("the sandbox is without seccomp (skipped on request)"), "\(write)")
     }

@@ -3,7 +3,13 @@
 /* "price" is the widget; "exchanges" and "exchange" are the screens it opens
  * through the navigator. The network is optional so that a host without it
  * (or a user who denies it) gets the "Price unavailable" state, not a plugin
- * the host refuses to load; the same goes for navigation. */
+ * the host refuses to load; the same goes for navigation.
+ *
+ * http.hosts: the hosts of its default endpoints (CryptoConfiguration,
+ * Exchange), and this machine's loopback, so that a person (and the tests)
+ * can point the endpoints at a local server or mirror with `--set
+ * crypto.priceURL=http://127.0.0.1:PORT/...`. Nothing else is reachable,
+ * redirects included. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.crypto\","
@@ -18,5 +24,6 @@ WH_MANIFEST("{"
     "],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\"],"
                   " \"optional\": [\"widget-host.http/1\", \"widget-host.navigator/1\"]},"
-    "\"topics\": {\"publish\": [], \"subscribe\": []}"
+    "\"topics\": {\"publish\": [], \"subscribe\": []},"
+    "\"http\": {\"hosts\": [\"api.coinbase.com\", \"api.kraken.com\", \"api.binance.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")

@@ -65,10 +65,11 @@ enum {
 
 /* Confines this process for good: no_new_privs, then a Landlock ruleset
  * (reads only under `read_paths`, reads and writes only under `data_dir`,
- * no TCP), then a seccomp filter (no sockets but AF_UNIX, no new programs or
- * processes, no tracing; writes to files are checked and a write outside
- * `data_dir` is reported as a violation). `data_dir` must be an absolute,
- * canonical path. Whatever the kernel lacks, or `skip` names, is left out
+ * no TCP), then a seccomp filter (x86-64 only: no new sockets of any family,
+ * no new programs or processes, no tracing, no permission, owner, time or
+ * attribute changes; writes to files are checked and one that resolves
+ * outside `data_dir` is reported as a violation). `data_dir` must be an
+ * absolute, canonical path. Whatever the kernel lacks, or `skip` names, is left out
  * and named in `status->missing`. Returns 0, or -1 if nothing at all could be applied. */
 int wh_shim_sandbox_apply(const char *data_dir, const char *const *read_paths, int read_count,
                           int report_fd, int skip, wh_sandbox_status *status);

@@ -1,15 +1,15 @@
 /// `widget-host info ID|PATH`: everything a plugin's manifest says, and
-/// whether it loads (tried in a child process, so a broken plugin cannot
-/// take `info` down with it).
+/// whether it loads (tried in a caged child process, as `validate` does, so
+/// a broken or hostile plugin cannot take `info` down or reach outside).
 enum InfoCommand {
     static let command = Command(
         name: "info",
         summary: "show a plugin's manifest and whether it loads",
-        usage: "widget-host info ID|NAME|PATH [--plugin-dir DIR]... [--allow-insecure] [--json]",
+        usage: "widget-host info ID|NAME|PATH [--plugin-dir DIR]... [--allow-insecure] [--allow-weak-sandbox] [--json]",
         help: [("ID|NAME|PATH", "a full id, the last part of one (crypto), or a plugin file"),
-               CommonOptions.pluginDir, CommonOptions.allowInsecure, CommonOptions.json,
+               CommonOptions.pluginDir, CommonOptions.allowInsecure, LaunchCommand.weakSandboxHelp, CommonOptions.json,
                ("--timeout SECONDS", "how long loading may take (default 10)")],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--json"]),
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--json", "--allow-weak-sandbox"]),
                            options: CommonOptions.searchOptions.union(["--timeout"]), maxPositionals: 1),
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("info needs a plugin id, name or path") }
@@ -23,7 +23,8 @@ enum InfoCommand {
                 cli.console.error(message)
                 return 1
             }
-            let load = candidate.status == .ok ? loadStatus(cli, candidate.path, discovery, timeout) : nil
+            let load = candidate.status == .ok
+                ? loadStatus(cli, candidate.path, discovery, timeout, allowWeakSandbox: arguments.has("--allow-weak-sandbox")) : nil
             let quarantine = ListCommand.quarantineReasons([candidate], cli)[candidate.path]
             if arguments.has("--json") {
                 var object = ListCommand.json(candidate, quarantine: quarantine)
@@ -40,9 +41,11 @@ enum InfoCommand {
         }
     )
 
-    private static func loadStatus(_ cli: WidgetHostCLI, _ path: String, _ discovery: Discovery, _ timeout: Double) -> CheckResult {
+    private static func loadStatus(_ cli: WidgetHostCLI, _ path: String, _ discovery: Discovery, _ timeout: Double,
+                                   allowWeakSandbox: Bool) -> CheckResult {
         var validator = Validator(executable: cli.executable, timeout: timeout, discovery: discovery)
         validator.loadOnly = true
+        validator.settings.allowWeakSandbox = allowWeakSandbox
         let results = validator.validate(path: path)
         return results.first { $0.outcome == .fail } ?? results.last!
     }

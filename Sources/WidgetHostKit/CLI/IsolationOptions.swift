@@ -6,6 +6,7 @@ extension WidgetHostCLI {
         var settings = try IsolationSettings(config: config)
         if arguments.has("--isolate") { settings.mode = .always }
         settings.allowInsecure = arguments.has("--allow-insecure")
+        settings.allowWeakSandbox = arguments.has("--allow-weak-sandbox")
         return settings
     }
 

@@ -17,9 +17,9 @@ enum LaunchCommand {
                ("--wait SECONDS", "how long to wait for a loading widget before rendering (default 15)"),
                ("--trace-events", "print every bus event on stderr as a line of JSON, as it is published"),
                ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z"),
-               LaunchCommand.isolateHelp] + LaunchCommand.runtimeHelp
+               LaunchCommand.isolateHelp, LaunchCommand.weakSandboxHelp] + LaunchCommand.runtimeHelp
             + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events", "--isolate", "--status"]),
+        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events", "--isolate", "--status", "--allow-weak-sandbox"]),
                            options: CommonOptions.searchOptions.union(["--screen", "--format", "--actions", "--wait"]).union(runtimeOptions),
                            maxPositionals: 1),
         run: { cli, arguments in
@@ -32,9 +32,11 @@ enum LaunchCommand {
                               ("--set PLUGIN.KEY=VALUE", "override one configuration key (repeatable)")]
     static let runtimeOptions: Set<String> = ["--config", "--set", "--now"]
     static let isolateHelp = ("--isolate", "run each plugin in a sandboxed process of its own (config: \"host\": {\"isolation\": \"always\"})")
+    static let weakSandboxHelp = ("--allow-weak-sandbox",
+                                  "where the kernel lacks part of the sandbox (Landlock ABI 3, seccomp), run plugins in what there is instead of refusing them")
 
     /// `widget-host [OPTIONS]`: the home screen takes the options that make sense without a widget.
-    static let homeSpec = ArgumentSpec(flags: CommonOptions.searchFlags.union(["--isolate"]),
+    static let homeSpec = ArgumentSpec(flags: CommonOptions.searchFlags.union(["--isolate", "--allow-weak-sandbox"]),
                                        options: CommonOptions.searchOptions.union(runtimeOptions))
 
     /// `target` nil opens the home screen.

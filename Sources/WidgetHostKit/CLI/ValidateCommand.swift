@@ -1,20 +1,21 @@
 import Glibc
 
 /// `widget-host validate PATH`: runs a plugin through its whole contract in
-/// a child process and reports each check.
+/// a caged child process and reports each check.
 enum ValidateCommand {
     static let defaultTimeout = 10.0
 
     static let command = Command(
         name: "validate",
         summary: "exercise a plugin's whole contract in a child process and report each check",
-        usage: "widget-host validate PATH [--timeout SECONDS] [--allow-insecure] [--json]",
+        usage: "widget-host validate PATH [--timeout SECONDS] [--allow-insecure] [--allow-weak-sandbox] [--json]",
         help: [("PATH", "the plugin file"), ("--timeout SECONDS", "how long the plugin may take in all (default 10)"),
-               CommonOptions.allowInsecure, CommonOptions.json],
-        spec: ArgumentSpec(flags: ["--allow-insecure", "--json"], options: ["--timeout"], maxPositionals: 1),
+               CommonOptions.allowInsecure, LaunchCommand.weakSandboxHelp, CommonOptions.json],
+        spec: ArgumentSpec(flags: ["--allow-insecure", "--allow-weak-sandbox", "--json"], options: ["--timeout"], maxPositionals: 1),
         run: { cli, arguments in
             guard let path = arguments.positionals.first else { throw UsageError("validate needs the path of a plugin file") }
-            let validator = Validator(executable: cli.executable, timeout: try timeout(arguments), discovery: cli.discovery(arguments))
+            var validator = Validator(executable: cli.executable, timeout: try timeout(arguments), discovery: cli.discovery(arguments))
+            validator.settings.allowWeakSandbox = arguments.has("--allow-weak-sandbox")
             let results = validator.validate(path: path)
             let failed = results.filter { $0.outcome == .fail }.count
             if arguments.has("--json") {
@@ -41,13 +42,25 @@ enum ValidateCommand {
         return seconds
     }
 
-    /// The child's half: `widget-host __validate-child PATH [--allow-insecure] [--load-only]`.
+    /// The child's half: `widget-host __validate-child PATH --data DIR --memory-mib N --cpu-seconds N
+    /// [--allow-insecure] [--allow-weak-sandbox] [--load-only]`. It enters the cage of an isolated
+    /// plugin before the plugin is loaded; its reports go to standard output with the checks.
     static func runChild(_ cli: WidgetHostCLI, _ words: [String]) -> Int32 {
-        let spec = ArgumentSpec(flags: ["--allow-insecure", "--load-only"], maxPositionals: 1)
-        guard let arguments = try? spec.parse(words), let path = arguments.positionals.first else { return 2 }
-        let child = ValidationChild(runtime: cli.makeRuntime()) { event in
-            cli.console.line(event.serialized)
+        let spec = ArgumentSpec(flags: ["--allow-insecure", "--allow-weak-sandbox", "--load-only"],
+                                options: ["--data", "--memory-mib", "--cpu-seconds"], maxPositionals: 1)
+        guard let arguments = try? spec.parse(words), let given = arguments.positionals.first,
+              let data = arguments.value("--data"), data.hasPrefix("/") else { return 2 }
+        let report: @Sendable (JSONValue) -> Void = { event in cli.console.line(event.serialized) }
+        let path = ChildCage.absolute(given)
+        guard let cage = ChildCage.enter(data: data, plugin: path, memoryMiB: UInt64(arguments.value("--memory-mib") ?? "") ?? 0,
+                                         cpuSeconds: UInt64(arguments.value("--cpu-seconds") ?? "") ?? 0, report: 1) else { return 3 }
+        guard cage.complete || arguments.has("--allow-weak-sandbox") else {
+            report(["event": "fail", "check": "load", "detail": .string(cage.refusal)])
+            return 0
         }
+        let runtime = HostRuntime(storeDirectory: data + "/store", log: HostLog(environment: cli.environment),
+                                  http: HTTPClient(offline: "validate runs plugins without a network"))
+        let child = ValidationChild(runtime: runtime, report: report)
         child.run(path: path, discovery: cli.discovery(arguments), loadOnly: arguments.has("--load-only"))
         return 0
     }

@@ -229,8 +229,10 @@ final class IsolatedConnection: @unchecked Sendable {
             }
             state.withLock { $0.hello = frame.fields }
             if let missing = frame.fields["sandbox"]?["missing"]?.string, !missing.isEmpty {
-                IsolationNotices.sayOnce("the sandbox is without \(missing); isolated plugins run with what is available",
-                                         log: context.runtime.log)
+                let refused = frame.fields["sandbox"]?["complete"] == .bool(false) && !settings.allowWeakSandbox
+                IsolationNotices.sayOnce("the sandbox is without \(missing); " + (refused
+                    ? "isolated plugins are refused (--allow-weak-sandbox runs them with what is available)"
+                    : "isolated plugins run with what is available"), log: context.runtime.log)
             }
         case .result:
             let accepted = state.withLock { state -> Bool in

@@ -28,7 +28,8 @@ public final class IsolatedInstance: WidgetInstance {
         guard let manifest = candidate.manifest else { throw StartError(description: "\(candidate.path) has no manifest") }
         pluginID = manifest.id
         let arguments = ["--data", dataDirectory, "--memory-mib", String(settings.memoryMiB),
-                         "--cpu-seconds", String(settings.cpuSeconds), candidate.path]
+                         "--cpu-seconds", String(settings.cpuSeconds)]
+            + (settings.allowWeakSandbox ? ["--allow-weak-sandbox"] : []) + [candidate.path]
         let process: PluginProcess
         do {
             process = try PluginProcess(executable: executable, arguments: arguments,

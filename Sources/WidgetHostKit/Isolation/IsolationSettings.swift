@@ -35,6 +35,9 @@ public struct IsolationSettings: Sendable, Equatable {
     public var maxServiceCallsPerSecond = 20_000
     /// Load plugins from files others can write (`--allow-insecure`).
     public var allowInsecure = false
+    /// Run isolated plugins even where the kernel lacks part of the sandbox
+    /// (`--allow-weak-sandbox`); otherwise they are refused.
+    public var allowWeakSandbox = false
 
     public init() {}
 

@@ -2,81 +2,55 @@ import Glibc
 import HostShim
 import PluginABI
 
-/// `widget-host __plugin-host --data DIR --memory-mib N --cpu-seconds N PATH`:
+/// `widget-host __plugin-host --data DIR --memory-mib N --cpu-seconds N [--allow-weak-sandbox] PATH`:
 /// the process an isolated plugin runs in.
 ///
 /// Before any plugin code can run it keeps only the descriptors it was
-/// given, sets its rlimits, moves into the plugin's data directory, installs
-/// its crash reporter and confines itself (`wh_shim_sandbox_apply`); only
-/// then does it say hello and, on `create`, dlopen the plugin with the same
+/// given and enters its cage (`ChildCage`: rlimits, the data directory,
+/// the crash reporter, the sandbox); only then does it say hello and, on `create`, dlopen the plugin with the same
 /// handshake as in process. So a plugin's constructors already run caged.
 /// It then serves the host's calls on its main thread, one at a time.
 public enum PluginHostChild {
     public static let command = PluginProcess.command
 
     public static func run(_ words: [String]) -> Int32 {
-        let spec = ArgumentSpec(options: ["--data", "--memory-mib", "--cpu-seconds"], maxPositionals: 1)
+        let spec = ArgumentSpec(flags: ["--allow-weak-sandbox"], options: ["--data", "--memory-mib", "--cpu-seconds"], maxPositionals: 1)
         guard let arguments = try? spec.parse(words), let given = arguments.positionals.first,
               let data = arguments.value("--data"), data.hasPrefix("/") else {
             FileDescriptor.standardError.write("widget-host: \(command) is started by the host, not by hand\n")
             return 2
         }
         // The working directory is about to become the data directory.
-        let path = given.hasPrefix("/") ? given : workingDirectory() + "/" + given
+        let path = ChildCage.absolute(given)
         let memory = UInt64(arguments.value("--memory-mib") ?? "") ?? 0
         let cpu = UInt64(arguments.value("--cpu-seconds") ?? "") ?? 0
         _ = wh_shim_close_from(PluginProcess.reportDescriptor + 1)
-        guard wh_shim_set_limits(memory << 20, cpu) == 0, chdir(data) == 0 else { return 3 }
-        _ = wh_shim_install_crash_reporter(PluginProcess.reportDescriptor)
-
-        // Landlock binds only the calling thread and those it starts later.
-        let threadsBefore = (try? Discovery.entries(in: "/proc/self/task").count) ?? 1
-        var status = wh_sandbox_status()
-        // WIDGET_HOST_SANDBOX_SKIP=landlock,seccomp leaves features out, to
-        // see (and test) how the rest copes on a kernel that lacks them.
-        let skipped = (getenv("WIDGET_HOST_SANDBOX_SKIP").map { String(cString: $0) } ?? "").split(separator: ",")
-        let skip = (skipped.contains("landlock") ? Int32(WH_SANDBOX_SKIP_LANDLOCK) : 0)
-            | (skipped.contains("seccomp") ? Int32(WH_SANDBOX_SKIP_SECCOMP) : 0)
-        let readable = SandboxPaths.readable(plugin: path)
-        let duplicates = readable.map { strdup($0) }
-        defer { duplicates.forEach { free($0) } }
-        _ = duplicates.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
-            wh_shim_sandbox_apply(data, paths.baseAddress, Int32(paths.count), PluginProcess.reportDescriptor, skip, &status)
-        }
-        var missing = withUnsafeBytes(of: status.missing) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if threadsBefore > 1 && status.landlock_abi > 0 {
-            missing += (missing.isEmpty ? "" : "; ") + "Landlock on \(threadsBefore - 1) thread(s) started before the sandbox"
-        }
+        guard let cage = ChildCage.enter(data: data, plugin: path, memoryMiB: memory, cpuSeconds: cpu,
+                                         report: PluginProcess.reportDescriptor) else { return 3 }
 
         let link = ChildLink(fd: PluginProcess.socketDescriptor)
         ChildLink.shared = link
         link.watchForHangUp()
-        let sandbox: JSONValue = [
-            "no_new_privs": .bool(status.no_new_privs != 0), "seccomp": .bool(status.seccomp != 0),
-            "landlock": .int(status.landlock_abi), "landlock_network": .bool(status.landlock_network != 0),
-            "landlock_scoped": .bool(status.landlock_scoped != 0), "missing": .string(missing),
-        ]
-        link.send(Frame(.hello, fields: ["protocol": .int(Frame.protocolVersion), "pid": .int(getpid()), "sandbox": sandbox]))
-        var server = Server(path: path, link: link)
+        link.send(Frame(.hello, fields: ["protocol": .int(Frame.protocolVersion), "pid": .int(getpid()), "sandbox": cage.status]))
+        // A weak cage is refused before any plugin code runs, unless allowed.
+        let refusal = cage.complete || arguments.has("--allow-weak-sandbox") ? nil : cage.refusal
+        var server = Server(path: path, link: link, refusal: refusal)
         server.serve()
-    }
-
-    private static func workingDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(cString: buffer)
     }
 
     /// The plugin's one instance, driven by the host's calls.
     private struct Server {
         let path: String
         let link: ChildLink
+        /// Why the plugin may not load here, if it may not.
+        let refusal: String?
         var plugin: LoadedPlugin?
         var handle: OpaquePointer?
 
-        init(path: String, link: ChildLink) {
+        init(path: String, link: ChildLink, refusal: String?) {
             self.path = path
             self.link = link
+            self.refusal = refusal
         }
 
         mutating func serve() -> Never {
@@ -130,6 +104,7 @@ public enum PluginHostChild {
         /// plugin's `create` with the forwarding `wh_host`.
         private mutating func create(_ manifestJSON: JSONValue?) -> JSONValue {
             guard plugin == nil else { return ["error": "the plugin is already created", "code": "create"] }
+            if let refusal { return ["error": .string(refusal), "code": "load"] }
             let manifest: Manifest
             do { manifest = try Manifest(json: manifestJSON ?? .null) } catch {
                 return ["error": .string(error.description), "code": "load"]

@@ -96,6 +96,9 @@ final class PluginProcess: @unchecked Sendable {
         // Each malloc arena reserves 64 MiB of address space, which counts
         // against RLIMIT_AS; two are plenty for one plugin.
         variables["MALLOC_ARENA_MAX"] = "2"
+        // Dispatch logs its complaints (a thread priority the cage refuses)
+        // to syslog by default, through a Unix socket the cage also refuses.
+        variables["LIBDISPATCH_LOG"] = "stderr"
         return variables
     }
 }

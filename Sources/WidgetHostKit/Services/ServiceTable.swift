@@ -89,19 +89,24 @@ enum ServiceCalls {
     static let httpGet: @convention(c) (UnsafePointer<wh_host>?, UnsafePointer<CChar>?, UInt32, UInt64, UnsafePointer<wh_output>?) -> Int32 = {
         host, url, timeout, maxBytes, out in
         guard let context = PluginContext.from(host), let url, let out else { return Int32(WH_HTTP_BAD_URL) }
-        if let denial = HTTPAllowList.denial(of: text(url), for: context.manifest, log: context.runtime.log) {
-            context.runtime.log.log(.warning, context.pluginID.value, denial)
-            return Int32(WH_HTTP_UNREACHABLE)
-        }
         let seconds = timeout == 0 ? HTTPClient.defaultTimeout : Double(timeout) / 1000
         let limit = Int(min(maxBytes == 0 ? UInt64(HTTPClient.defaultMaxBytes) : maxBytes, UInt64(64 << 20)))
         do {
-            let response = try context.runtime.http.get(text(url), timeout: seconds, maxBytes: limit)
+            // The manifest's hosts hold for every hop, redirects included.
+            let response = try context.runtime.http.get(text(url), timeout: seconds, maxBytes: limit) {
+                HTTPAllowList.denial(of: $0, for: context.manifest, log: context.runtime.log)
+            }
             _ = write(response.body, to: out)
             return Int32(response.status)
         } catch {
-            context.runtime.log.log(.info, context.pluginID.value, "GET \(text(url)): \(error)")
-            switch error as! HTTPClient.Failure {
+            let failure = error as! HTTPClient.Failure
+            if case .denied = failure {
+                context.runtime.log.log(.warning, context.pluginID.value, "\(failure)")
+            } else {
+                context.runtime.log.log(.info, context.pluginID.value, "GET \(text(url)): \(failure)")
+            }
+            switch failure {
+            case .denied: return Int32(WH_HTTP_UNREACHABLE)
             case .badURL: return Int32(WH_HTTP_BAD_URL)
             case .unreachable: return Int32(WH_HTTP_UNREACHABLE)
             case .timeout: return Int32(WH_HTTP_TIMEOUT)

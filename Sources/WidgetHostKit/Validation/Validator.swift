@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import PluginABI
 
 /// One check of `widget-host validate`.
@@ -10,13 +12,18 @@ public struct CheckResult: Equatable, Sendable {
 
 /// Our clap-validator: exercises a plugin's whole contract in a child
 /// process, so a plugin that crashes or hangs fails its check while the
-/// validator itself carries on and reports.
+/// validator itself carries on and reports. The child runs the plugin in
+/// the cage of an isolated plugin (`ChildCage`), with a data directory
+/// made for the run and removed after it, and no network: what the sandbox
+/// stops is a failed check that names the call.
 public struct Validator {
     public var executable: String
     public var timeout: Double
     public var discovery: Discovery
     /// Stop after the handshake, as `info` does to report the load status.
     public var loadOnly = false
+    /// The cage's limits, and whether a weak cage is allowed.
+    public var settings = IsolationSettings()
 
     public init(executable: String, timeout: Double, discovery: Discovery) {
         self.executable = executable
@@ -28,8 +35,13 @@ public struct Validator {
     public static let childCommand = "__validate-child"
 
     /// What became of a plugin that never finished a check, in words.
-    static func fate(_ termination: ChildProcess.Termination) -> String {
-        switch termination {
+    static func fate(_ termination: ChildProcess.Termination, report: ChildReport = ChildReport(text: ""),
+                     settings: IsolationSettings = IsolationSettings()) -> String {
+        if let violation = report.violation { return "the sandbox stopped the plugin: it \(violation)" }
+        if let crash = report.crash, crash.errno == ENOMEM {
+            return "the plugin ran out of memory: an allocation failed against the \(settings.memoryMiB) MiB limit"
+        }
+        return switch termination {
         case .signaled: "the plugin crashed: \(termination)"
         case .timedOut: "the plugin hung: \(termination)"
         case let .exited(code): "the plugin ended the process with exit status \(code)"
@@ -42,17 +54,31 @@ public struct Validator {
             return [CheckResult(name: "inspect file", outcome: .fail, detail: reason)]
         }
         var results = [CheckResult(name: "inspect file", outcome: .pass, detail: "manifest of \(candidate.manifest!.id)")]
-        var arguments = [executable, Self.childCommand, path]
+        let data: String
+        do { data = try Self.makeDataDirectory() } catch {
+            return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot make a data directory: \(error)")]
+        }
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var arguments = [executable, Self.childCommand, path, "--data", data, "--memory-mib", String(settings.memoryMiB),
+                         "--cpu-seconds", String(settings.cpuSeconds)]
         if discovery.allowInsecure { arguments.append("--allow-insecure") }
+        if settings.allowWeakSandbox { arguments.append("--allow-weak-sandbox") }
         if loadOnly { arguments.append("--load-only") }
         let run: ChildProcess.Result
         do {
-            run = try ChildProcess.run(arguments, timeout: timeout)
+            run = try ChildProcess.run(arguments, timeout: timeout,
+                                       environment: PluginProcess.environment(from: ProcessInfo.processInfo.environment, dataDirectory: data))
         } catch {
             return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot run \(executable): \(error)")]
         }
         var inFlight: String?
+        var reports: [Substring] = []
         for line in String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n") {
+            // The cage's own lines: what the sandbox stopped, or a crash.
+            if line.hasPrefix("violation ") || line.hasPrefix("crash ") {
+                reports.append(line)
+                continue
+            }
             guard let event = try? JSONParser.parse(String(line)), let check = event["check"]?.string else { continue }
             switch event["event"]?.string {
             case "begin": inFlight = check
@@ -63,12 +89,26 @@ public struct Validator {
             case nil: continue
             }
         }
+        let report = ChildReport(text: reports.joined(separator: "\n"))
         if let inFlight {
-            results.append(CheckResult(name: inFlight, outcome: .fail, detail: Self.fate(run.termination)))
-        } else if run.termination != .exited(0) {
-            results.append(CheckResult(name: "child process", outcome: .fail, detail: "the validator's child \(run.termination)"))
+            results.append(CheckResult(name: inFlight, outcome: .fail, detail: Self.fate(run.termination, report: report, settings: settings)))
+        } else if report.violation != nil || run.termination != .exited(0) {
+            let fate = report.violation != nil ? Self.fate(run.termination, report: report) : "the validator's child \(run.termination)"
+            results.append(CheckResult(name: "child process", outcome: .fail, detail: fate))
         }
         return results
+    }
+
+    /// A fresh directory, canonical (the sandbox compares resolved paths),
+    /// the one place the plugin may write during the run.
+    private static func makeDataDirectory() throws(SystemError) -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array((base + "/widget-host-validate-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw SystemError(code: errno) }
+        let made = String(cString: template)
+        guard let real = realpath(made, nil) else { throw SystemError(code: errno) }
+        defer { free(real) }
+        return String(cString: real)
     }
 }
 

