@@ -10,6 +10,9 @@
 #ifndef PLUGIN_ID
 #define PLUGIN_ID "org.example.hello"
 #endif
+#ifndef PLUGIN_VERSION
+#define PLUGIN_VERSION "1.0.0"
+#endif
 #ifndef PLUGIN_NAME
 #define PLUGIN_NAME "Hello"
 #endif
@@ -39,7 +42,7 @@ WH_MANIFEST("{"
     "\"abi\": \"" STR(ABI_MAJOR) "." STR(ABI_MINOR) "\","
     "\"id\": \"" PLUGIN_ID "\","
     "\"name\": \"" PLUGIN_NAME "\","
-    "\"version\": \"1.0.0\","
+    "\"version\": \"" PLUGIN_VERSION "\","
     "\"vendor\": \"Example\","
     "\"description\": \"Says hello, in C.\","
     "\"screens\": ["
@@ -124,7 +127,7 @@ static const wh_plugin_descriptor descriptor = {
     .screen_count = 2,
     .id = PLUGIN_ID,
     .name = DESCRIPTOR_NAME,
-    .version = "1.0.0",
+    .version = PLUGIN_VERSION,
     .vendor = "Example",
     .description = "Says hello, in C.",
     .screens = screens,
