@@ -38,6 +38,9 @@
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
+#ifdef MANIFEST_FILE
+WH_MANIFEST_FILE(MANIFEST_FILE)
+#else
 WH_MANIFEST("{"
     "\"abi\": \"" STR(ABI_MAJOR) "." STR(ABI_MINOR) "\","
     "\"id\": \"" PLUGIN_ID "\","
@@ -52,6 +55,7 @@ WH_MANIFEST("{"
     "\"services\": {\"required\": [\"" REQUIRED_SERVICE "\"], \"optional\": []},"
     "\"topics\": {\"publish\": [], \"subscribe\": [\"hello.*\"]}"
 "}")
+#endif
 
 struct wh_plugin {
     const wh_host *host;
