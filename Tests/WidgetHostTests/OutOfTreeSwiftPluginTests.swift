@@ -12,6 +12,9 @@ import Testing
 /// its own version. Without the aliases both images would define
 /// `PluginKit.SDKProbe` with different layouts.
 ///
+/// Each keeps its manifest in `widget.json`, embedded by WH_MANIFEST_FILE,
+/// and omits the optional `vendor`.
+///
 /// Both plugins build once, into one shared scratch directory, so the suite
 /// pays for one SDK compile per version.
 @Suite("Out-of-tree Swift plugins")
@@ -118,7 +121,8 @@ struct OutOfTreeSwiftPluginTests {
                 products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
                 dependencies: [.package(path: "../\(sdk)")],
                 targets: [
-                    .target(name: "\(name)Manifest", dependencies: [.product(name: "PluginABI", package: "\(sdk)")]),
+                    .target(name: "\(name)Manifest", dependencies: [.product(name: "PluginABI", package: "\(sdk)")],
+                            cSettings: [.define("WIDGET_JSON", to: "\\"\\(Context.packageDirectory)/widget.json\\"")]),
                     .target(name: "\(name)", dependencies: [
                         "\(name)Manifest",
                         .product(name: "PluginABI", package: "\(sdk)"),
@@ -130,9 +134,13 @@ struct OutOfTreeSwiftPluginTests {
         try write(directory + "/Sources/\(name)Manifest/include/\(name)Manifest.h", "#include \"widget_host/manifest.h\"\n")
         try write(directory + "/Sources/\(name)Manifest/manifest.c", """
             #include "widget_host/widget_host.h"
-            WH_MANIFEST("{\\"abi\\": \\"1.0\\", \\"id\\": \\"org.example.\(id)\\", \\"name\\": \\"\(name)\\", \\"version\\": \\"1.0.0\\","
-                        "\\"description\\": \\"Counts\\", \\"screens\\": [{\\"id\\": \\"main\\", \\"title\\": \\"\(name)\\", \\"actions\\": [\\"bump\\"]}],"
-                        "\\"services\\": {\\"required\\": [], \\"optional\\": []}}")
+            WH_MANIFEST_FILE(WIDGET_JSON)
+
+            """)
+        try write(directory + "/widget.json", """
+            {"abi": "1.0", "id": "org.example.\(id)", "name": "\(name)", "version": "1.0.0", "description": "Counts",
+             "screens": [{"id": "main", "title": "\(name)", "actions": ["bump"]}],
+             "services": {"required": [], "optional": []}}
 
             """)
         try write(directory + "/Sources/\(name)/\(name).swift", """
