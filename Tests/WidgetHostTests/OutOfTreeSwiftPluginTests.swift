@@ -12,8 +12,8 @@ import Testing
 /// its own version. Without the aliases both images would define
 /// `PluginKit.SDKProbe` with different layouts.
 ///
-/// Each keeps its manifest in `widget.json`, embedded by WH_MANIFEST_FILE,
-/// and omits the optional `vendor`.
+/// Each is a `widget-host new` project: its manifest is `widget.json`,
+/// embedded by WH_MANIFEST_FILE, without the optional `vendor`.
 ///
 /// Both plugins build once, into one shared scratch directory, so the suite
 /// pays for one SDK compile per version.
@@ -110,39 +110,12 @@ struct OutOfTreeSwiftPluginTests {
             """)
     }
 
-    /// A counter widget: one screen, one action that changes its state.
+    /// The project `widget-host new` makes against `sdk`, with a widget that
+    /// also shows the SDK's SDKProbe: one screen, one state-changing action.
     static func makePlugin(at directory: String, name: String, sdk: String) throws {
-        let id = name.lowercased()
-        try write(directory + "/Package.swift", """
-            // swift-tools-version: 6.1
-            import PackageDescription
-            let package = Package(
-                name: "\(name)",
-                products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
-                dependencies: [.package(path: "../\(sdk)")],
-                targets: [
-                    .target(name: "\(name)Manifest", dependencies: [.product(name: "PluginABI", package: "\(sdk)")],
-                            cSettings: [.define("WIDGET_JSON", to: "\\"\\(Context.packageDirectory)/widget.json\\"")]),
-                    .target(name: "\(name)", dependencies: [
-                        "\(name)Manifest",
-                        .product(name: "PluginABI", package: "\(sdk)"),
-                        .product(name: "PluginKit", package: "\(sdk)", moduleAliases: ["PluginKit": "\(name)PluginKit"]),
-                    ]),
-                ]
-            )
-            """)
-        try write(directory + "/Sources/\(name)Manifest/include/\(name)Manifest.h", "#include \"widget_host/manifest.h\"\n")
-        try write(directory + "/Sources/\(name)Manifest/manifest.c", """
-            #include "widget_host/widget_host.h"
-            WH_MANIFEST_FILE(WIDGET_JSON)
-
-            """)
-        try write(directory + "/widget.json", """
-            {"abi": "1.0", "id": "org.example.\(id)", "name": "\(name)", "version": "1.0.0", "description": "Counts",
-             "screens": [{"id": "main", "title": "\(name)", "actions": ["bump"]}],
-             "services": {"required": [], "optional": []}}
-
-            """)
+        let made = try TestSupport.runHost(["new", "org.example." + name.lowercased(), "--dir", directory,
+                                            "--sdk", (directory as NSString).deletingLastPathComponent + "/" + sdk])
+        guard made.status == 0 else { throw TestSupport.Failure("\(made)") }
         try write(directory + "/Sources/\(name)/\(name).swift", """
             import \(name)Manifest
             import PluginABI
