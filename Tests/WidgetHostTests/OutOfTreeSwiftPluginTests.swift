@@ -64,6 +64,8 @@ struct OutOfTreeSwiftPluginTests {
         #expect(try Self.text(alpha) == "Alpha on sdk 1: 2")
         #expect(try Self.text(beta) == "Beta on sdk 2: 1")
         #expect(throws: WidgetCallError.status(WH_UNKNOWN_ACTION.rawValue)) { try beta.handle(action: "nope", value: nil) }
+        // The widget has no screen guard: the SDK refuses what the manifest does not declare.
+        #expect(throws: WidgetCallError.status(WH_UNKNOWN_SCREEN.rawValue)) { _ = try alpha.render(screen: "other", params: "{}") }
     }
 
     @Test("each image holds the SDK under its own module name, never as PluginKit")
@@ -131,8 +133,7 @@ struct OutOfTreeSwiftPluginTests {
                 init(host: Host) {}
 
                 func render(screen: String, params: String) throws(WidgetError) -> String {
-                    guard screen == "main" else { throw .unknownScreen(screen) }
-                    return #"{"view":1,"root":{"kind":"text","text":"\(name) on \\#(SDKProbe().label): \\#(count)"}}"#
+                    #"{"view":1,"root":{"kind":"text","text":"\(name) on \\#(SDKProbe().label): \\#(count)"}}"#
                 }
 
                 func handle(action: String, value: String?) throws(WidgetError) {
