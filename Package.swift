@@ -26,6 +26,11 @@ let package = Package(
     products: [
         .executable(name: "widget-host", targets: ["Host"]),
         .executable(name: "widget-host-bench", targets: ["Bench"]),
+        // For plugins built outside this package. A Swift plugin depends on
+        // PluginKit with `moduleAliases: ["PluginKit": "<Plugin>Kit"]`, so
+        // each plugin image holds the SDK under its own module name.
+        .library(name: "PluginABI", targets: ["PluginABI"]),
+        .library(name: "PluginKit", targets: ["PluginKit"]),
     ] + widgets.map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         // The C contract every plugin implements; headers only, plus layout checks.

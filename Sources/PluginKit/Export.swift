@@ -17,6 +17,7 @@ public func exportWidget<W: Widget>(_ type: W.Type, manifest: UnsafePointer<CCha
         guard let descriptor = Descriptor(manifest: String(cString: manifest)) else { return nil }
         state.factory = { try W(host: $0) }
         state.descriptor = descriptor
+        state.screens = descriptor.screens
         return descriptor.pointer
     }
 }
@@ -24,6 +25,8 @@ public func exportWidget<W: Widget>(_ type: W.Type, manifest: UnsafePointer<CCha
 private struct ExportState {
     var descriptor: Descriptor?
     var factory: ((Host) throws -> any Widget)?
+    /// The manifest's screens: the SDK refuses any other, so a widget needs no guard.
+    var screens: Set<String> = []
 }
 
 private let exported = Locked(ExportState())
@@ -32,6 +35,7 @@ private let exported = Locked(ExportState())
 /// never unloads a plugin (plugin.h), so it lives as long as the image.
 private struct Descriptor: @unchecked Sendable {
     let pointer: UnsafePointer<wh_plugin_descriptor>
+    let screens: Set<String>
 
     init?(manifest: String) {
         guard let object = try? JSONParser.parse(manifest), let id = object["id"]?.string, let name = object["name"]?.string,
@@ -63,6 +67,7 @@ private struct Descriptor: @unchecked Sendable {
             query: answerQuery
         ))
         pointer = UnsafePointer(descriptor)
+        self.screens = Set(screenList.compactMap { $0["id"]?.string })
     }
 }
 
@@ -107,6 +112,7 @@ private func renderInstance(
     _ output: UnsafePointer<wh_output>?
 ) -> Int32 {
     guard let instance = Instance.from(plugin), let screen, let output else { return Int32(WH_FAILED.rawValue) }
+    guard exported.withLock({ $0.screens.contains(String(cString: screen)) }) else { return Int32(WH_UNKNOWN_SCREEN.rawValue) }
     return write(output) { () throws(WidgetError) in
         try instance.widget.render(screen: String(cString: screen), params: params.map { String(cString: $0) } ?? "{}")
     }

@@ -45,7 +45,7 @@ public struct WidgetHostCLI: Sendable {
         return makeRuntime(config: config, clock: HostClock(startingAt: start))
     }
 
-    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command]
+    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install, InstallCommand.uninstall, NewCommand.command]
 
     public func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

@@ -109,7 +109,8 @@ public enum Loader {
         try same("ABI", "\(descriptor.abi_major).\(descriptor.abi_minor)", manifest.abi.description)
         try same("name", try text(descriptor.name, "name"), manifest.name)
         try same("version", try text(descriptor.version, "version"), manifest.version)
-        try same("vendor", try text(descriptor.vendor, "vendor"), manifest.vendor)
+        // The manifest's vendor is optional, so a NULL vendor is the empty one.
+        try same("vendor", descriptor.vendor == nil ? "" : try text(descriptor.vendor, "vendor"), manifest.vendor)
         try same("description", try text(descriptor.description, "description"), manifest.description)
         guard descriptor.screen_count == manifest.screens.count else {
             throw .mismatch("\(descriptor.screen_count) screens in the descriptor but \(manifest.screens.count) in the manifest")

@@ -10,6 +10,9 @@
 #ifndef PLUGIN_ID
 #define PLUGIN_ID "org.example.hello"
 #endif
+#ifndef PLUGIN_VERSION
+#define PLUGIN_VERSION "1.0.0"
+#endif
 #ifndef PLUGIN_NAME
 #define PLUGIN_NAME "Hello"
 #endif
@@ -38,11 +41,14 @@
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
+#ifdef MANIFEST_FILE
+WH_MANIFEST_FILE(MANIFEST_FILE)
+#else
 WH_MANIFEST("{"
     "\"abi\": \"" STR(ABI_MAJOR) "." STR(ABI_MINOR) "\","
     "\"id\": \"" PLUGIN_ID "\","
     "\"name\": \"" PLUGIN_NAME "\","
-    "\"version\": \"1.0.0\","
+    "\"version\": \"" PLUGIN_VERSION "\","
     "\"vendor\": \"Example\","
     "\"description\": \"Says hello, in C.\","
     "\"screens\": ["
@@ -52,6 +58,7 @@ WH_MANIFEST("{"
     "\"services\": {\"required\": [\"" REQUIRED_SERVICE "\"], \"optional\": []},"
     "\"topics\": {\"publish\": [], \"subscribe\": [\"" SUBSCRIBE_TOPIC "\"]}"
 "}")
+#endif
 
 struct wh_plugin {
     const wh_host *host;
@@ -135,7 +142,7 @@ static const wh_plugin_descriptor descriptor = {
     .screen_count = 2,
     .id = PLUGIN_ID,
     .name = DESCRIPTOR_NAME,
-    .version = "1.0.0",
+    .version = PLUGIN_VERSION,
     .vendor = "Example",
     .description = "Says hello, in C.",
     .screens = screens,

@@ -18,8 +18,11 @@
  * what each screen offers, which validators exercise. "services" and "topics"
  * are the plugin's grants: it is given nothing it did not declare.
  *
- * Usage, in exactly one C file of the plugin:
+ * Usage, in exactly one C file of the plugin, either the JSON as a string:
  *   WH_MANIFEST("{\"abi\":\"1.0\", ...}");
+ * or, better, the manifest kept as a plain JSON file and embedded as it is
+ * (the path as the assembler sees it: relative to where cc runs):
+ *   WH_MANIFEST_FILE("widget.json");
  */
 #ifndef WIDGET_HOST_MANIFEST_H
 #define WIDGET_HOST_MANIFEST_H
@@ -38,6 +41,22 @@ __attribute__((visibility("hidden"))) const char *wh_manifest_json(void);
     __attribute__((section(WH_MANIFEST_SECTION), used, retain,                 \
                    visibility("hidden")))                                      \
     const char wh_manifest_json_bytes[] = json_literal;                        \
+    __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
+        return wh_manifest_json_bytes;                                         \
+    }
+
+/* The same, with the bytes of a file placed by the assembler's .incbin and
+ * a NUL after them. "R" is the assembler's spelling of `retain`. */
+#define WH_MANIFEST_FILE(path)                                                 \
+    __asm__(".pushsection " WH_MANIFEST_SECTION ",\"aR\",@progbits\n"          \
+            ".hidden wh_manifest_json_bytes\n"                                 \
+            ".globl wh_manifest_json_bytes\n"                                  \
+            "wh_manifest_json_bytes:\n"                                        \
+            ".incbin \"" path "\"\n"                                            \
+            ".byte 0\n"                                                        \
+            ".popsection");                                                    \
+    extern const char wh_manifest_json_bytes[]                                 \
+        __attribute__((visibility("hidden")));                                 \
     __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
         return wh_manifest_json_bytes;                                         \
     }

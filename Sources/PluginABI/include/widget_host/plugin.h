@@ -61,7 +61,7 @@ typedef struct wh_plugin_descriptor {
     const char *id;
     const char *name;         /* display name, 1 to 128 bytes */
     const char *version;      /* semantic version, such as "1.2.0" */
-    const char *vendor;
+    const char *vendor;       /* NULL when the manifest has no vendor */
     const char *description;
     const wh_screen *screens; /* screen_count entries; the first is the default */
 

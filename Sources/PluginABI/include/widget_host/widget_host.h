@@ -15,5 +15,6 @@
 #include "services/http.h"
 #include "services/bus.h"
 #include "services/navigator.h"
+#include "view_writer.h"
 
 #endif
