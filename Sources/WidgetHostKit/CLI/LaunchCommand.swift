@@ -100,6 +100,7 @@ enum LaunchCommand {
         // The screen is out: the widgets are not destroyed, so a fetch still
         // in flight (past --wait) cannot hold the exit up.
         _ = Unmanaged.passRetained(session)
+        if stillLoading(screen, wait: wait, console: cli.console) { return 1 }
         return failed ? 1 : 0
     }
 
@@ -116,6 +117,15 @@ enum LaunchCommand {
 
     static func renderer(_ cli: WidgetHostCLI) -> TerminalRenderer {
         TerminalRenderer(width: Terminal.width(environment: cli.environment), color: Terminal.color(environment: cli.environment))
+    }
+
+    /// A loading screen after `--wait` ran out is a failure to render: says
+    /// so, naming the widget and the wait, so a script does not take it for data.
+    static func stillLoading(_ screen: RenderedScreen, wait: Double, console: Console) -> Bool {
+        guard screen.isLoading else { return false }
+        let seconds = wait == wait.rounded() ? String(Int(wait)) : String(wait)
+        console.error("\(screen.plugin) was still loading '\(screen.screen)' when --wait \(seconds) (seconds) ran out; give a longer --wait")
+        return true
     }
 
     /// Waits, up to a limit, while the widget shows that it is loading.

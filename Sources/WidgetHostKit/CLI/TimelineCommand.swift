@@ -50,6 +50,7 @@ enum TimelineCommand {
                 cli.console.out(ScreenFormat.text.present(rendered, stack: session.navigator.stack, renderer: LaunchCommand.renderer(cli)))
             }
             if case .failure = rendered.view { return 1 }
+            if LaunchCommand.stillLoading(rendered, wait: wait, console: cli.console) { return 1 }
             return 0
         }
     )
