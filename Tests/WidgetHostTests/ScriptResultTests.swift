@@ -69,3 +69,40 @@ struct SilentMistakeTests {
         #expect(recorder.recorded == ["widget-host: [debug] test: shown"])
     }
 }
+
+@Suite("Home screen order")
+struct HomeScreenOrderTests {
+    static func manifest(_ id: String, _ name: String) throws -> Manifest {
+        try Manifest(bytes: Array(#"{"abi": "1.0", "id": "\#(id)", "name": "\#(name)", "version": "1.0.0", "screens": [{"id": "main"}]}"#.utf8))
+    }
+
+    @Test("widgets are listed by name whatever order they were found in, so numbers stay put")
+    func byName() throws {
+        let found = [try Self.manifest("org.z.trips", "Trips"), try Self.manifest("org.a.zeta", "zeta"), try Self.manifest("org.m.crypto", "Crypto")]
+        for order in [found, found.reversed(), [found[1], found[0], found[2]]] {
+            guard case let .stack(_, children) = HomeScreen.view(order), case let .list(_, rows)? = children.first else {
+                Issue.record("the home screen has no list"); return
+            }
+            #expect(rows.map(\.title) == ["Crypto", "Trips", "zeta"])
+        }
+    }
+}
+
+@Suite("A refused action value names the valid ones")
+struct RefusedActionValueTests {
+    @Test("--actions exchange=nosuch lists the exchanges the screen offers")
+    func listsValidValues() throws {
+        let market = try CryptoMarket()
+        let run = try CryptoHost.run(["launch", "crypto", "--format", "json", "--wait", "600", "--actions", "exchanges,exchange=nosuch"] + market.arguments)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("invalid value. Valid values for exchange here: coinbase, kraken, binance"), "\(run)")
+    }
+
+    @Test("a valid value gives no such list")
+    func validValue() throws {
+        let market = try CryptoMarket()
+        let run = try CryptoHost.run(["launch", "crypto", "--format", "json", "--wait", "600", "--actions", "exchanges,exchange=kraken"] + market.arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stderr.contains("Valid values"), "\(run)")
+    }
+}

@@ -89,7 +89,7 @@ enum LaunchCommand {
             do {
                 try session.perform(action, value: value)
             } catch {
-                cli.console.error("\(error)")
+                cli.console.error("\(error)\(validValues(session, action: action, refused: value))")
                 failed = true
             }
             settle(session, seconds: wait)
@@ -117,6 +117,15 @@ enum LaunchCommand {
 
     static func renderer(_ cli: WidgetHostCLI) -> TerminalRenderer {
         TerminalRenderer(width: Terminal.width(environment: cli.environment), color: Terminal.color(environment: cli.environment))
+    }
+
+    /// The values the current screen offers for `action` (its list rows and
+    /// buttons), when the one given is not among them: a refused value names
+    /// the ones that would work.
+    static func validValues(_ session: WidgetSession, action: String, refused: String?) -> String {
+        let offered = (session.render()?.actions ?? []).filter { $0.action == action }.compactMap(\.value)
+        guard let refused, !offered.isEmpty, !offered.contains(refused) else { return "" }
+        return ". Valid values for \(action) here: \(offered.joined(separator: ", "))"
     }
 
     /// A loading screen after `--wait` ran out is a failure to render: says
