@@ -106,3 +106,22 @@ struct RefusedActionValueTests {
         #expect(!run.stderr.contains("Valid values"), "\(run)")
     }
 }
+
+@Suite("Configuration mistakes are warned about")
+struct ConfigWarningTests {
+    @Test("--set for no plugin, a misspelled section and a section for no plugin each name the closest known name")
+    func unknownNames() throws {
+        let home = try TestSupport.makeTemporaryDirectory("config")
+        let config = home + "/config.json"
+        try #"{"plugns": {}, "plugins": {"crytpo": {"refreshSeconds": 5}, "checkout": {}}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let market = try CryptoMarket()
+        let run = try CryptoHost.run(["launch", "crypto", "--once", "--wait", "600", "--config", config, "--set", "nosuchplugin.x=1",
+                                      "--set", "trip.x=1"] + market.arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("warning: the configuration has an unknown section 'plugns' (did you mean 'plugins'?)"), "\(run)")
+        #expect(run.stderr.contains("warning: the configuration has a section for 'crytpo', which is no plugin found (did you mean 'crypto'?)"), "\(run)")
+        #expect(run.stderr.contains("warning: --set names 'nosuchplugin', which is no plugin found"), "\(run)")
+        #expect(run.stderr.contains("warning: --set names 'trip', which is no plugin found (did you mean 'trips'?)"), "\(run)")
+        #expect(!run.stderr.contains("'checkout'") && !run.stderr.contains("'crypto',"), "known names are not warned about: \(run)")
+    }
+}

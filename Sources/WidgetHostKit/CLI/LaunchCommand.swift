@@ -44,6 +44,7 @@ enum LaunchCommand {
         let runtime = try cli.runtime(arguments)
         let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
         report.warnings.forEach { cli.console.error("warning: \($0)") }
+        WidgetHostCLI.configWarnings(runtime.config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { cli.console.error("warning: \($0)") }
         let isolation = try cli.isolationSettings(arguments, config: runtime.config)
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: cli.launcher(for: isolation))
         if arguments.has("--trace-events") {
