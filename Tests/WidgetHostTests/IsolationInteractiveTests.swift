@@ -15,6 +15,17 @@ struct IsolationInteractiveTests {
         guard rename(path + ".part", path) == 0 else { throw TestSupport.Failure("rename \(path)") }
     }
 
+    /// The number the home screen gives `name` (widgets are listed by name,
+    /// among the shipped ones the host also finds).
+    static func number(of name: String, in screen: String) throws -> String {
+        for line in screen.split(separator: "\n") {
+            guard let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]"), open < close,
+                  line[line.index(after: close)...].hasPrefix(" " + name) else { continue }
+            return String(line[line.index(after: open)..<close])
+        }
+        throw TestSupport.Failure("no [N] \(name) on the screen:\n\(screen)")
+    }
+
     @Test("the home screen with --isolate: a crash is shown, r restarts it, and the host serves another widget")
     func crashAndRestart() throws {
         let directory = try Kit.hostileDirectory("interactive-crash-once", defines: ["-DCRASH_ONCE"])
@@ -22,14 +33,14 @@ struct IsolationInteractiveTests {
         let terminal = try Tmux([TestSupport.widgetHost, "--isolate", "--plugin-dir", directory], environment: home.environment,
                                 settings: Kit.terminal)
         defer { terminal.kill() }
-        try terminal.waitFor("the home screen") { $0.contains("[2] Hostile") }
-        try terminal.send("2")
+        let first = try terminal.waitFor("the home screen") { $0.contains("] Hostile") }
+        try terminal.send(try Self.number(of: "Hostile", in: first))
         try terminal.waitFor("the stop") { $0.contains("widget hostile stopped: SIGSEGV during render") }
         try terminal.send("r")
         try terminal.waitFor("the restarted widget") { $0.contains("Hostile: calm, version 1") }
         try terminal.send("b")
-        try terminal.waitFor("the home screen again") { $0.contains("[1] Hello") }
-        try terminal.send("1")
+        let again = try terminal.waitFor("the home screen again") { $0.contains("] Hello") }
+        try terminal.send(try Self.number(of: "Hello", in: again))
         try terminal.waitFor("hello") { $0.contains("Hello, world! Waves: 0") }
     }
 
@@ -41,11 +52,11 @@ struct IsolationInteractiveTests {
         let terminal = try Tmux([TestSupport.widgetHost, "--plugin-dir", directory] + (isolated ? ["--isolate"] : []),
                                 environment: home.environment, settings: Kit.terminal)
         defer { terminal.kill() }
-        let before = try terminal.waitFor("the home screen") { $0.contains("[1] Hello") }
+        let before = try terminal.waitFor("the home screen") { $0.contains("] Hello") }
         #expect(!before.contains("No-op"))
         try install(TestSupport.fixtureDirectory + "/noop.c", as: directory + "/noop.so")
-        try terminal.waitFor("the new plugin") { $0.contains("No-op") && $0.contains("Does nothing, fast.") }
-        try terminal.send("2")
+        let after = try terminal.waitFor("the new plugin") { $0.contains("No-op") && $0.contains("Does nothing, fast.") }
+        try terminal.send(try Self.number(of: "No-op", in: after))
         try terminal.waitFor("the new widget") { $0.contains("─ Main ─") && $0.contains("│ ok ") }
     }
 

@@ -44,7 +44,7 @@ struct TripsWorld {
 
     /// The entries `timeline trips --json` prints at `now`.
     func timeline(at now: String) throws -> TripsTimelineOutput {
-        let run = try run(["timeline", "trips", "--json", "--now", now])
+        let run = try run(["timeline", "trips", "--json", "--now", now, "--wait", "600"])
         guard run.status == 0 else { throw TestSupport.Failure("timeline failed: \(run)") }
         return try TripsTimelineOutput(run)
     }

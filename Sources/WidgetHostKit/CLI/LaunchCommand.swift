@@ -47,6 +47,7 @@ enum LaunchCommand {
         let runtime = try cli.runtime(arguments)
         let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
         report.warnings.forEach { cli.console.error("warning: \($0)") }
+        WidgetHostCLI.configWarnings(runtime.config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { cli.console.error("warning: \($0)") }
         let isolation = try cli.isolationSettings(arguments, config: runtime.config)
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: cli.launcher(for: isolation))
         if arguments.has("--trace-events") {
@@ -92,7 +93,7 @@ enum LaunchCommand {
             do {
                 try session.perform(action, value: value)
             } catch {
-                cli.console.error("\(error)")
+                cli.console.error("\(error)\(validValues(session, action: action, refused: value))")
                 failed = true
             }
             settle(session, seconds: wait)
@@ -105,6 +106,7 @@ enum LaunchCommand {
         // The screen is out: the widgets are not destroyed, so a fetch still
         // in flight (past --wait) cannot hold the exit up.
         _ = Unmanaged.passRetained(session)
+        if stillLoading(screen, wait: wait, console: cli.console) { return 1 }
         return failed ? 1 : 0
     }
 
@@ -137,6 +139,24 @@ enum LaunchCommand {
 
     static func renderer(_ cli: WidgetHostCLI) -> TerminalRenderer {
         TerminalRenderer(width: Terminal.width(environment: cli.environment), color: Terminal.color(environment: cli.environment))
+    }
+
+    /// The values the current screen offers for `action` (its list rows and
+    /// buttons), when the one given is not among them: a refused value names
+    /// the ones that would work.
+    static func validValues(_ session: WidgetSession, action: String, refused: String?) -> String {
+        let offered = (session.render()?.actions ?? []).filter { $0.action == action }.compactMap(\.value)
+        guard let refused, !offered.isEmpty, !offered.contains(refused) else { return "" }
+        return ". Valid values for \(action) here: \(offered.joined(separator: ", "))"
+    }
+
+    /// A loading screen after `--wait` ran out is a failure to render: says
+    /// so, naming the widget and the wait, so a script does not take it for data.
+    static func stillLoading(_ screen: RenderedScreen, wait: Double, console: Console) -> Bool {
+        guard screen.isLoading else { return false }
+        let seconds = wait == wait.rounded() ? String(Int(wait)) : String(wait)
+        console.error("\(screen.plugin) was still loading '\(screen.screen)' when --wait \(seconds) (seconds) ran out; give a longer --wait")
+        return true
     }
 
     /// Waits, up to a limit, while the widget shows that it is loading.

@@ -37,7 +37,7 @@ enum StoreCommand {
                         cli.console.error("no value for '\(words[1])' in \(store.directory)")
                         return 1
                     }
-                    FileDescriptor.standardOutput.write(bytes: value)
+                    Console.writeStandardOutput(bytes: value)
                 case "rm":
                     guard try store.remove(try key()) else {
                         cli.console.error("no value for '\(words[1])' in \(store.directory)")

@@ -3,6 +3,8 @@ struct TextTable {
     var rows: [[String]]
 
     func render() -> String {
+        // A cell may hold a plugin's words: shown, never obeyed by the terminal.
+        let rows = self.rows.map { $0.map { TerminalText.safe($0, lines: false) } }
         guard let width = rows.map(\.count).max(), width > 0 else { return "" }
         let widths = (0..<width).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         return rows.map { row in

@@ -25,6 +25,7 @@ enum TimelineCommand {
             let runtime = try cli.runtime(arguments)
             let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
             report.warnings.forEach { cli.console.error("warning: \($0)") }
+            WidgetHostCLI.configWarnings(runtime.config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { cli.console.error("warning: \($0)") }
             let session = WidgetSession(runtime: runtime, plugins: report.plugins)
             let target = NavigationTarget(plugin: name, screen: nil)
             let manifest: Manifest
@@ -50,6 +51,7 @@ enum TimelineCommand {
                 cli.console.out(ScreenFormat.text.present(rendered, stack: session.navigator.stack, renderer: LaunchCommand.renderer(cli)))
             }
             if case .failure = rendered.view { return 1 }
+            if LaunchCommand.stillLoading(rendered, wait: wait, console: cli.console) { return 1 }
             return 0
         }
     )

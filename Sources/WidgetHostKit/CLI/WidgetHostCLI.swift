@@ -109,6 +109,31 @@ public struct WidgetHostCLI: Sendable {
         return 2
     }
 
+    /// What in the configuration names nothing the host knows (a misspelled
+    /// section, a `--set` or section for no plugin found), each with the
+    /// closest known name: a mistake there must not pass without a word.
+    static func configWarnings(_ config: HostConfig, plugins: [PluginID]) -> [String] {
+        func hint(_ word: String, _ known: [String]) -> String {
+            Suggestions.closest(to: word, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+        }
+        let sections = ["plugins", "host"]
+        let names = plugins.flatMap { [$0.value, $0.shortName] }
+        guard case let .object(top) = config.root else { return [] }
+        var warnings = top.map(\.0).filter { !sections.contains($0) }.map {
+            "the configuration has an unknown section '\($0)'\(hint($0, sections)); known sections: \(sections.joined(separator: ", "))"
+        }
+        if case let .object(pluginSections)? = config.root["plugins"] {
+            warnings += pluginSections.map(\.0).filter { !names.contains($0) }.map {
+                "the configuration has a section for '\($0)', which is no plugin found\(hint($0, names))"
+            }
+        }
+        var seen: Set<String> = []
+        warnings += config.overriddenPlugins.filter { !names.contains($0) && seen.insert($0).inserted }.map {
+            "--set names '\($0)', which is no plugin found\(hint($0, names))"
+        }
+        return warnings
+    }
+
     /// Discovery as the options and environment configure it.
     func discovery(_ arguments: Arguments) -> Discovery {
         Discovery(allowInsecure: arguments.has("--allow-insecure"), availableServices: serviceIDs)

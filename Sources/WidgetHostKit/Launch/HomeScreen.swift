@@ -11,12 +11,18 @@ enum HomeScreen {
             ])
         }
         return .stack(axis: .vertical, children: [
-            .list(action: "open", rows: manifests.map { .init(id: $0.id.value, title: $0.name, detail: $0.description, badge: nil) }),
+            .list(action: "open", rows: ordered(manifests).map { .init(id: $0.id.value, title: $0.name, detail: $0.description, badge: nil) }),
         ])
     }
 
+    /// By name (then id), so a widget's number stays put when another
+    /// plugin appears, whatever order the directories were scanned in.
+    static func ordered(_ manifests: [Manifest]) -> [Manifest] {
+        manifests.sorted { ($0.name.lowercased(), $0.id.value) < ($1.name.lowercased(), $1.id.value) }
+    }
+
     static func text(_ manifests: [Manifest], renderer: TerminalRenderer) -> String {
-        let names = manifests.map(\.id.shortName).joined(separator: ", ")
+        let names = ordered(manifests).map(\.id.shortName).joined(separator: ", ")
         return renderer.render(view(manifests), title: title,
                                footer: manifests.isEmpty ? nil : "Open one with: widget-host launch NAME, where NAME is one of: \(names)")
     }

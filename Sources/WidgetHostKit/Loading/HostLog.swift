@@ -20,14 +20,21 @@ public final class HostLog: Sendable {
         self.sink = sink
     }
 
-    public convenience init(environment: [String: String]) {
-        let name = environment["WIDGET_HOST_LOG"]?.lowercased()
-        self.init(threshold: Level.allCases.first { $0.name == name } ?? .warning)
+    /// An unknown WIDGET_HOST_LOG value is said, not ignored, with the closest level.
+    public convenience init(environment: [String: String], sink: @escaping Sink = HostLog.standardError) {
+        let value = environment["WIDGET_HOST_LOG"]
+        let level = Level.allCases.first { $0.name == value?.lowercased() }
+        self.init(threshold: level ?? .warning, sink: sink)
+        if let value, level == nil {
+            let names = Level.allCases.map(\.name)
+            let hint = Suggestions.closest(to: value, among: names).map { "did you mean '\($0)'? " } ?? ""
+            log(.warning, "WIDGET_HOST_LOG", "unknown level '\(value)' (\(hint)levels: \(names.joined(separator: ", "))); using warning")
+        }
     }
 
     public func log(_ level: Level, _ source: String, _ message: String) {
         guard level >= threshold else { return }
-        sink("widget-host: [\(level.name)] \(source): \(message)")
+        sink(TerminalText.safe("widget-host: [\(level.name)] \(source): \(message)", lines: false))
     }
 
     public static let standardError: Sink = { line in FileDescriptor.standardError.write(line + "\n") }

@@ -14,6 +14,9 @@ public struct HostConfig: Sendable, Equatable {
 
     public static let empty = HostConfig(root: .object([]))
 
+    /// The PLUGIN part of each `--set`, to warn about names no plugin has.
+    public var overriddenPlugins: [String] { overrides.map(\.plugin) }
+
     public init(root: JSONValue) {
         self.root = root
     }

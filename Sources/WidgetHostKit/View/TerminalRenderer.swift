@@ -174,21 +174,6 @@ extension ViewNode {
         }
     }
 
-    /// A plugin's text as the terminal may show it: a control character
-    /// (ESC, BEL, a C1 code...) would be obeyed by the terminal, not shown,
-    /// so it becomes U+FFFD; a tab becomes a space. Newlines stay (they start
-    /// a new line) unless `lines` is false.
-    static func visible(_ text: String, lines: Bool = true) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A where lines: result.append(scalar)
-            case 0x09, 0x0A: result.append(" ")
-            case 0..<0x20, 0x7F..<0xA0: result.append("\u{FFFD}")
-            default: result.append(scalar)
-            }
-        }
-        return String(result)
-    }
+    /// A plugin's text as the terminal may show it (see `TerminalText`).
+    static func visible(_ text: String, lines: Bool = true) -> String { TerminalText.safe(text, lines: lines) }
 }
