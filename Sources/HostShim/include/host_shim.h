@@ -24,6 +24,12 @@ typedef int (*wh_shim_http_sink)(void *context, const char *data, size_t length)
 int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, void *context,
                      long *status, char *redirect, size_t redirect_length, char *error, size_t error_length);
 
+/* The host part of url as libcurl, which will fetch it, parses it
+ * (percent-decoded, an IPv6 address in brackets), so the host an allow-list
+ * judges is the host the request goes to. 0 and host filled in, or nonzero:
+ * not a URL curl would fetch, or no libcurl (WH_SHIM_HTTP_NO_LIBRARY). */
+int wh_shim_url_host(const char *url, char *host, size_t host_length);
+
 /* The terminal's width in columns, or 0 if fd is not a terminal. */
 int wh_shim_terminal_width(int fd);
 
