@@ -44,6 +44,13 @@ int wh_shim_terminal_enter_raw(int fd);
  * more than once, and from a signal handler. */
 void wh_shim_terminal_restore(void);
 
+/* Removes path and everything under it, following no symbolic link; 0, or
+ * -1 with errno set by the first removal that failed. */
+int wh_shim_remove_tree(const char *path);
+
+/* Names the calling thread (the first 15 bytes of name) for ps and gdb. */
+void wh_shim_name_thread(const char *name);
+
 /* Isolated plugins: process plumbing, crash reports and the sandbox. (Also
  * included here so that a module cache built before it existed notices.) */
 #include "host_shim_isolation.h"

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import PluginABI
 
@@ -56,9 +55,7 @@ final class IsolatedConnection: @unchecked Sendable {
         self.onStop = onStop
         socket = FrameSocket(fd: process.socket, nonBlocking: true)
         proxy = HostServiceProxy(context: context)
-        let thread = Thread { [self] in readUntilExit() }
-        thread.name = "plugin-reader"
-        thread.start()
+        Threads.start(name: "plugin-reader") { [self] in readUntilExit() }
     }
 
     /// The sandbox the child reported in its hello, once it has said it.

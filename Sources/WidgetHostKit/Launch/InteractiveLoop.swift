@@ -125,7 +125,7 @@ struct InteractiveLoop {
         guard frame != state.lastFrame else { return }
         state.lastFrame = frame
         // Raw mode does no output processing: lines need their carriage returns.
-        FileDescriptor.standardOutput.write("\u{1B}[H\u{1B}[2J" + frame.replacingOccurrences(of: "\n", with: "\r\n"))
+        FileDescriptor.standardOutput.write("\u{1B}[H\u{1B}[2J" + frame.replacing("\n", with: "\r\n"))
     }
 
     /// Reads a line for a text field at the bottom of the screen. Enter
