@@ -31,11 +31,13 @@ public struct TerminalRenderer {
 
     /// A screen laid out for the width, before it is cut to a terminal's height.
     public func layout(_ view: ViewNode, title: String) -> Layout {
+        guard !tooNarrow else { return Layout(renderer: self, title: "", body: []) }
         var numbering = Numbering()
         return Layout(renderer: self, title: ViewNode.visible(title, lines: false), body: lines(view.visible, width: width - 4, numbering: &numbering))
     }
 
     public func errorLayout(plugin: String, screen: String, reason: String) -> Layout {
+        guard !tooNarrow else { return Layout(renderer: self, title: "", body: []) }
         let inner = width - 4
         let heading = ViewNode.visible("\(plugin) could not render '\(screen)'")
         var body = DisplayWidth.wrap(heading, columns: inner).map { Line($0, .negative, bold: true) }
@@ -148,8 +150,10 @@ public struct TerminalRenderer {
         case let .list(action, rows):
             let labels = rows.map { _ in action == nil ? "•" : numbering.label() }
             let titleWidth = rows.map { DisplayWidth.of($0.title) }.max() ?? 0
+            // [9] and [10] take different widths: pad, so titles and details stay in their columns.
+            let labelWidth = labels.map { DisplayWidth.of($0) }.max() ?? 0
             return zip(labels, rows).flatMap { label, row -> [Line] in
-                var text = "\(label) \(row.title)"
+                var text = label + String(repeating: " ", count: labelWidth - DisplayWidth.of(label)) + " \(row.title)"
                 if let detail = row.detail {
                     text += String(repeating: " ", count: titleWidth - DisplayWidth.of(row.title)) + "  " + detail
                 }
