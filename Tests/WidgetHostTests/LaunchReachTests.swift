@@ -184,14 +184,15 @@ struct LaunchReachTests {
 
     // MARK: r
 
-    @Test("r asks Crypto for fresh data: a second request reaches the loopback server and the new price shows")
-    func refreshCrypto() throws {
+    @Test("r asks Crypto for fresh data: a second request reaches the loopback server and the new price shows (in process and isolated)",
+          arguments: [[], ["--isolate"]])
+    func refreshCrypto(_ isolation: [String]) throws {
         let market = try CryptoMarket([CryptoMarket.pricePath: [.ok(CryptoMarket.coincapBody), .ok(#"{"data":{"priceUsd":"44000.10"}}"#)]])
         let home = try ViewsFixture.privateHome("crypto-refresh")
         var environment = ViewsTerminal.environment(home: home)
         environment.merge(CryptoHost.environment) { _, new in new }
         // No automatic refresh within the test: only r can ask again.
-        let terminal = try Tmux([TestSupport.widgetHost, "launch", "crypto"] + market.arguments(refreshSeconds: 3600),
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "crypto"] + isolation + market.arguments(refreshSeconds: 3600),
                                 environment: environment, settings: ViewsTerminal.settings)
         defer { terminal.kill() }
         try terminal.waitFor("the first price") { $0.contains("$43,210.55") && $0.contains("q quit") }
@@ -213,6 +214,15 @@ struct LaunchReachTests {
         let screen = try terminal.waitFor("the message") { $0.contains("Nothing to refresh here: the screen was redrawn.") }
         #expect(screen.contains("Hello, world! Waves: 0"), "the widget's state is kept:\n\(screen)")
         try Self.quit(terminal)
+    }
+
+    @Test("widget-host --help tells the keys")
+    func helpTellsKeys() throws {
+        let run = try TestSupport.runHost(["--help"])
+        #expect(run.status == 0, "\(run)")
+        for key in ["Keys on a terminal", "1-9, 10...", "waits for them or Enter", "PgUp PgDn", "↑ ↓ j k", "fresh data", "q, Ctrl-C"] {
+            #expect(run.stdout.contains(key), "no \(key) in:\n\(run.stdout)")
+        }
     }
 
     // MARK: Width

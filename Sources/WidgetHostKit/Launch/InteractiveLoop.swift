@@ -21,6 +21,16 @@ struct InteractiveLoop {
 
     private static let refreshSeconds = 1.0
 
+    /// The keys, as `widget-host --help` tells them.
+    static let keysHelp = """
+          1-9, 10...  choose the numbered action; a number more digits could extend
+                      (1 among 12 actions) waits for them or Enter; Esc drops it
+          ↑ ↓ j k     scroll a screen taller than the terminal by a line
+          PgUp PgDn   scroll by a window (Space too); Home, End: top, bottom
+          r           ask the widget for fresh data (a widget with none is redrawn)
+          b           back        q, Ctrl-C  quit
+        """
+
     func run() -> Int32 {
         guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
         defer { wh_shim_terminal_restore() }
