@@ -174,10 +174,14 @@ struct InteractiveLoop {
     /// The keys line: how to choose (one key up to nine actions, more digits
     /// and Enter beyond), or the number being typed.
     private static func keys(actions: Int, number: String, scrolls: Bool) -> String {
-        let choose = number.isEmpty
-            ? (actions > 9 ? "1-\(actions) + Enter choose" : "1-9 choose")
-            : "choosing \(number)_: more digits or Enter, Esc cancels"
-        return choose + " · b back · r refresh · q quit" + (scrolls ? " · ↑↓ PgUp PgDn j k scroll" : "")
+        let choose = switch (number.isEmpty, actions) {
+        case (false, _): "choosing \(number)_: more digits or Enter, Esc cancels · "
+        case (true, 0): ""
+        case (true, 1): "1 choose · "
+        case (true, 2...9): "1-\(actions) choose · "
+        default: "1-\(actions) + Enter choose · "
+        }
+        return choose + "b back · r refresh · q quit" + (scrolls ? " · ↑↓ PgUp PgDn j k scroll" : "")
     }
 
     private func draw(_ state: inout State) {
