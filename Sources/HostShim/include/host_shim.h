@@ -33,6 +33,9 @@ int wh_shim_url_host(const char *url, char *host, size_t host_length);
 /* The terminal's width in columns, or 0 if fd is not a terminal. */
 int wh_shim_terminal_width(int fd);
 
+/* The terminal's height in rows, or 0 if fd is not a terminal. */
+int wh_shim_terminal_height(int fd);
+
 /* Puts the terminal on fd into raw mode (no echo, no line buffering, keys
  * byte by byte) on the alternate screen with the cursor hidden, and arranges
  * for it to be restored on normal exit and on SIGTERM, SIGHUP, SIGINT,
