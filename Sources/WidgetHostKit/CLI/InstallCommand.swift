@@ -105,8 +105,8 @@ enum InstallCommand {
         do { bytes = try FileSystem.contents(of: source) } catch { throw InstallError("cannot read \(source): \(error)") }
         var template = Array("\(directory)/.install.XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw InstallError("cannot write in \(directory): \(String(cString: strerror(errno)))") }
-        let temporary = String(cString: template)
+        guard descriptor >= 0 else { throw InstallError("cannot write in \(directory): \(SystemError(code: errno))") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let finished = FileSystem.writeAll(bytes, to: descriptor) && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
         close(descriptor)
         guard finished, rename(temporary, target) == 0 else {
