@@ -27,10 +27,17 @@ public final class PluginContext: @unchecked Sendable {
     private let subscriptions = Locked<[Int64: Bus.Subscription]>([:])
     let maxEventsPerSecond: Int
     private let published = Locked(PerSecondCounter())
-    private let stopped = Locked<(reason: String?, handler: (@Sendable (String) -> Void)?)>((nil, nil))
+    private let stopped = Locked(Stop())
 
     /// The most events that may wait for one instance.
     static let mailboxLimit = 10_000
+
+    /// A struct, not a tuple: a closure inside a tuple that a generic
+    /// `Locked` hands out inout is re-wrapped at every access.
+    private struct Stop {
+        var reason: String?
+        var handler: (@Sendable (String) -> Void)?
+    }
 
     private struct Mailbox {
         var events = FIFOQueue<(subscription: Int64, event: BusEvent)>()

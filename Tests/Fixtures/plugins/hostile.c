@@ -23,6 +23,7 @@
  *                        directory holds a marker it writes just before
  * Elsewhere:
  *   LYING_DESCRIPTOR     the descriptor says it is 4 GiB long
+ *   CRASH_ON_LOAD        a constructor crashes as soon as the file is loaded
  *   CRASH_LATER          a thread it starts in create crashes 300 ms later
  *   SPIN_LATER           a thread it starts in create spins forever
  *   WRITE_INSIDE         render writes a file in its working directory (its
@@ -305,6 +306,10 @@ static int32_t attack(const wh_output *out) {
 #endif
     return WH_OK;
 }
+#endif
+
+#ifdef CRASH_ON_LOAD
+__attribute__((constructor)) static void crash_on_load(void) { *(volatile int *)0 = 1; }
 #endif
 
 #ifdef ATTACK_IN_CONSTRUCTOR
