@@ -8,6 +8,7 @@
  * handler touches is async-signal-safe: no malloc, no stdio, no locks. */
 #define _GNU_SOURCE
 #include "host_shim.h"
+#include "fatal_signals.h"
 #include "report_line.h"
 
 #include <signal.h>
@@ -64,8 +65,7 @@ static void on_exit_during_plugin_call(int status, void *unused) {
     _exit(WH_SHIM_PLUGIN_EXIT_STATUS);
 }
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
-static struct sigaction previous_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
+static struct sigaction previous_actions[WH_FATAL_SIGNAL_COUNT];
 
 static const char *signal_name(int signal_number) {
     switch (signal_number) {
@@ -93,8 +93,8 @@ static void on_fatal_signal(int signal_number, siginfo_t *info, void *context) {
     } else {
         /* The host's own crash: whoever handled it before (the Swift
          * runtime's backtracer, or the default action) does. */
-        for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
-            if (fatal_signals[i] == signal_number) sigaction(signal_number, &previous_actions[i], NULL);
+        for (size_t i = 0; i < WH_FATAL_SIGNAL_COUNT; i++) {
+            if (wh_fatal_signals[i] == signal_number) sigaction(signal_number, &previous_actions[i], NULL);
         }
     }
     /* A fault happens again when the handler returns, now with the full
@@ -109,17 +109,5 @@ int wh_shim_guard_plugin_calls(void) {
     if (installed) return 0;
     installed = 1;
     if (on_exit(on_exit_during_plugin_call, NULL) != 0) return -1;
-    /* A stack overflow must still be reported: run on a stack of our own. */
-    static char alternate[64 * 1024];
-    stack_t stack = {.ss_sp = alternate, .ss_size = sizeof alternate, .ss_flags = 0};
-    if (sigaltstack(&stack, NULL) != 0) return -1;
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
-        struct sigaction action;
-        memset(&action, 0, sizeof action);
-        action.sa_sigaction = on_fatal_signal;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
-        if (sigaction(fatal_signals[i], &action, &previous_actions[i]) != 0) return -1;
-    }
-    return 0;
+    return wh_catch_fatal_signals(on_fatal_signal, previous_actions);
 }
