@@ -16,8 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *volatile current_plugin = NULL;
-static const char *volatile current_call = NULL;
+/* Per thread: exit() runs its handlers, and a fault its signal handler, on
+ * the thread that did it, so a plugin is blamed only for its own doing
+ * (and calls on other threads, as tests make, never mix up the record). */
+static _Thread_local const char *volatile current_plugin = NULL;
+static _Thread_local const char *volatile current_call = NULL;
 
 wh_shim_plugin_call wh_shim_plugin_call_begin(const char *plugin, const char *call) {
     wh_shim_plugin_call previous = {current_plugin, current_call};

@@ -38,9 +38,8 @@ int wh_shim_terminal_enter_raw(int fd);
  * more than once, and from a signal handler. */
 void wh_shim_terminal_restore(void);
 
-/* Which plugin's code is running in this process, and in which call:
- * plugin and call must stay valid until the matching end. Thread: the one
- * thread that calls plugins; the record is the process's. */
+/* Which plugin's code is running on this thread, and in which call:
+ * plugin and call must stay valid until the matching end. */
 typedef struct wh_shim_plugin_call {
     const char *plugin;
     const char *call;

@@ -3,8 +3,7 @@ import HostShim
 /// Marks the calls into plugin code that runs in this process, so that a
 /// plugin that ends the process (`exit` from inside a call, or a crash)
 /// is named in the host's last words, with the advice to isolate it
-/// (`plugin_calls.c`). Calls are made from one thread at a time, as
-/// plugin.h requires, and may nest.
+/// (`plugin_calls.c`). The mark is the calling thread's, and calls may nest.
 enum PluginCall {
     /// Turns the last words on, for the rest of the process; the commands
     /// that run plugin code in process call it first.
