@@ -18,6 +18,7 @@ enum {
     PROTO_HTTP_HTTPS = 1 | 2,
     INFO_RESPONSE_CODE = 0x200002, INFO_REDIRECT_URL = 0x100000 + 31,
     GLOBAL_DEFAULT = 3,
+    URLPART_URL = 0, URLPART_HOST = 5, URL_DECODE = 1 << 6,
     ERROR_SIZE = 256,
 };
 
@@ -28,6 +29,11 @@ static struct {
     int (*easy_perform)(void *);
     int (*easy_getinfo)(void *, int, ...);
     void (*easy_cleanup)(void *);
+    void *(*url)(void);
+    int (*url_set)(void *, int, const char *, unsigned int);
+    int (*url_get)(void *, int, char **, unsigned int);
+    void (*url_cleanup)(void *);
+    void (*free)(void *);
     int loaded;
 } curl;
 
@@ -42,8 +48,14 @@ static void load(void) {
     curl.easy_perform = (int (*)(void *))dlsym(library, "curl_easy_perform");
     curl.easy_getinfo = (int (*)(void *, int, ...))dlsym(library, "curl_easy_getinfo");
     curl.easy_cleanup = (void (*)(void *))dlsym(library, "curl_easy_cleanup");
+    curl.url = (void *(*)(void))dlsym(library, "curl_url");
+    curl.url_set = (int (*)(void *, int, const char *, unsigned int))dlsym(library, "curl_url_set");
+    curl.url_get = (int (*)(void *, int, char **, unsigned int))dlsym(library, "curl_url_get");
+    curl.url_cleanup = (void (*)(void *))dlsym(library, "curl_url_cleanup");
+    curl.free = (void (*)(void *))dlsym(library, "curl_free");
     if (curl.global_init && curl.easy_init && curl.easy_setopt && curl.easy_perform && curl.easy_getinfo &&
-        curl.easy_cleanup && curl.global_init(GLOBAL_DEFAULT) == 0)
+        curl.easy_cleanup && curl.url && curl.url_set && curl.url_get && curl.url_cleanup && curl.free &&
+        curl.global_init(GLOBAL_DEFAULT) == 0)
         curl.loaded = 1;
 }
 
@@ -92,5 +104,22 @@ int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, 
         snprintf(redirect, redirect_length, "%s", location);
     snprintf(error, error_length, "%s", buffer);
     curl.easy_cleanup(handle);
+    return result;
+}
+
+int wh_shim_url_host(const char *url, char *host, size_t host_length) {
+    pthread_once(&load_once, load);
+    if (!curl.loaded) return WH_SHIM_HTTP_NO_LIBRARY;
+    void *parsed = curl.url();
+    if (!parsed) return WH_SHIM_HTTP_NO_LIBRARY;
+    char *part = NULL;
+    int result = curl.url_set(parsed, URLPART_URL, url, 0);
+    if (result == 0) result = curl.url_get(parsed, URLPART_HOST, &part, URL_DECODE);
+    if (result == 0) {
+        if (strlen(part) < host_length) snprintf(host, host_length, "%s", part);
+        else result = -1;
+        curl.free(part);
+    }
+    curl.url_cleanup(parsed);
     return result;
 }

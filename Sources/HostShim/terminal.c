@@ -17,6 +17,12 @@ int wh_shim_terminal_width(int fd) {
     return size.ws_col;
 }
 
+int wh_shim_terminal_height(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_row;
+}
+
 static const char leave[] = "\033[?25h\033[?1049l";
 
 void wh_shim_terminal_restore(void) {

@@ -24,8 +24,17 @@ typedef int (*wh_shim_http_sink)(void *context, const char *data, size_t length)
 int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, void *context,
                      long *status, char *redirect, size_t redirect_length, char *error, size_t error_length);
 
+/* The host part of url as libcurl, which will fetch it, parses it
+ * (percent-decoded, an IPv6 address in brackets), so the host an allow-list
+ * judges is the host the request goes to. 0 and host filled in, or nonzero:
+ * not a URL curl would fetch, or no libcurl (WH_SHIM_HTTP_NO_LIBRARY). */
+int wh_shim_url_host(const char *url, char *host, size_t host_length);
+
 /* The terminal's width in columns, or 0 if fd is not a terminal. */
 int wh_shim_terminal_width(int fd);
+
+/* The terminal's height in rows, or 0 if fd is not a terminal. */
+int wh_shim_terminal_height(int fd);
 
 /* Puts the terminal on fd into raw mode (no echo, no line buffering, keys
  * byte by byte) on the alternate screen with the cursor hidden, and arranges
@@ -37,6 +46,13 @@ int wh_shim_terminal_enter_raw(int fd);
 /* Restores the terminal saved by wh_shim_terminal_enter_raw. Safe to call
  * more than once, and from a signal handler. */
 void wh_shim_terminal_restore(void);
+
+/* Removes path and everything under it, following no symbolic link; 0, or
+ * -1 with errno set by the first removal that failed. */
+int wh_shim_remove_tree(const char *path);
+
+/* Names the calling thread (the first 15 bytes of name) for ps and gdb. */
+void wh_shim_name_thread(const char *name);
 
 /* Which plugin's code is running on this thread, and in which call:
  * plugin and call must stay valid until the matching end. */

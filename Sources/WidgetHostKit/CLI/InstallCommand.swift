@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// `widget-host install PATH` and `widget-host uninstall ID`: the user's
@@ -74,7 +73,7 @@ enum InstallCommand {
 
     /// The files in `directory` whose manifest carries `id`.
     static func installedCopies(of id: String, in directory: String, _ discovery: Discovery) -> [(path: String, version: String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? Discovery.entries(in: directory)) ?? []
         return names.filter { $0.hasSuffix(".so") }.sorted().compactMap { name in
             let path = directory + "/" + name
             guard let manifest = discovery.inspect(path: path).manifest, manifest.id.value == id else { return nil }
@@ -100,27 +99,15 @@ enum InstallCommand {
     /// Writes a temporary file in the target's directory, mode 0644, synced,
     /// then renames it over the target: readers see the old file or the new.
     static func copyAtomically(from source: String, to target: String) throws {
-        let directory = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-        } catch { throw InstallError("cannot create \(directory): \(error.localizedDescription)") }
-        guard let bytes = FileManager.default.contents(atPath: source) else { throw InstallError("cannot read \(source)") }
+        let directory = FileSystem.directory(of: target)
+        do { try FileSystem.makeDirectories(directory, mode: 0o755) } catch { throw InstallError("cannot create \(directory): \(error)") }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.contents(of: source) } catch { throw InstallError("cannot read \(source): \(error)") }
         var template = Array("\(directory)/.install.XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw InstallError("cannot write in \(directory): \(String(cString: strerror(errno)))") }
         let temporary = String(cString: template)
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        let finished = written && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
+        let finished = FileSystem.writeAll(bytes, to: descriptor) && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
         close(descriptor)
         guard finished, rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))

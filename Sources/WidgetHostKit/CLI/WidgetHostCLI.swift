@@ -165,6 +165,9 @@ public struct WidgetHostCLI: Sendable {
           3. $XDG_DATA_HOME/widget-host/plugins (default ~/.local/share/widget-host/plugins)
           4. the directory that holds the widget-host executable
 
+        Keys on a terminal (the home screen, launch):
+        \(InteractiveLoop.keysHelp)
+
         Environment:
           WIDGET_HOST_LOG   log threshold: debug, info, warning (default) or error
 

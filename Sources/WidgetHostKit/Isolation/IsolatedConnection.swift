@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import PluginABI
 
@@ -56,9 +55,7 @@ final class IsolatedConnection: @unchecked Sendable {
         proxy = HostServiceProxy(context: context)
         // The context judges the bus's rules, as it does in process.
         context.onStop { [weak self] reason in _ = self?.stop(reason) }
-        let thread = Thread { [self] in readUntilExit() }
-        thread.name = "plugin-reader"
-        thread.start()
+        Threads.start(name: "plugin-reader") { [self] in readUntilExit() }
     }
 
     /// The sandbox the child reported in its hello, once it has said it.

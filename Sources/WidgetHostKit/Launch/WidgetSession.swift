@@ -141,6 +141,24 @@ public final class WidgetSession {
         settleEvents()
     }
 
+    /// Asks the current widget for fresh data (`WH_ACTION_REFRESH`, the
+    /// `r` key): a widget that stopped is started again first. Returns false
+    /// when the widget has nothing to refresh (it does not know the action);
+    /// either way the next render shows what it has.
+    public func refresh() throws(SessionError) -> Bool {
+        guard let entry = current else { return false }
+        restartIfStopped(entry.plugin)
+        let instance = try instance(entry.plugin)
+        do {
+            try instance.handle(action: WH_ACTION_REFRESH, value: entry.screen)
+        } catch {
+            if error == .status(WH_UNKNOWN_ACTION.rawValue) { return false }
+            throw stopIfGone(entry.plugin, error, during: "refresh")
+        }
+        settleEvents()
+        return true
+    }
+
     /// Forgets a widget that stopped or failed to start, so the next render
     /// starts it afresh (the `r` key after "widget X stopped"). A running
     /// widget keeps its state.
