@@ -40,7 +40,7 @@ int wh_shim_terminal_height(int fd);
  * byte by byte) on the alternate screen with the cursor hidden, and arranges
  * for it to be restored on normal exit and on SIGTERM, SIGHUP, SIGINT,
  * SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT, which are then
- * re-raised. Returns 0, or -1 with errno set. */
+ * raised again for the handler there was before. Returns 0, or -1 with errno set. */
 int wh_shim_terminal_enter_raw(int fd);
 
 /* Restores the terminal saved by wh_shim_terminal_enter_raw. Safe to call
@@ -53,6 +53,30 @@ int wh_shim_remove_tree(const char *path);
 
 /* Names the calling thread (the first 15 bytes of name) for ps and gdb. */
 void wh_shim_name_thread(const char *name);
+
+/* Which plugin's code is running on this thread, and in which call:
+ * plugin and call must stay valid until the matching end. */
+typedef struct wh_shim_plugin_call {
+    const char *plugin;
+    const char *call;
+} wh_shim_plugin_call;
+
+/* Marks the start of a call into plugin code; returns the mark it replaces,
+ * for wh_shim_plugin_call_end. */
+wh_shim_plugin_call wh_shim_plugin_call_begin(const char *plugin, const char *call);
+void wh_shim_plugin_call_end(wh_shim_plugin_call previous);
+
+/* The status of a host that a plugin ended with exit() during a call. */
+#define WH_SHIM_PLUGIN_EXIT_STATUS 70
+
+/* From now on, a plugin that ends the process during a marked call, with
+ * exit() or a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+ * SIGTRAP), gets two lines on standard error naming it and the call and
+ * suggesting --isolate: after exit() the status is
+ * WH_SHIM_PLUGIN_EXIT_STATUS, after a signal the process dies of it. A
+ * signal outside a plugin call goes to the handler there was before (the
+ * Swift runtime's backtracer). Call once, early. Returns 0, or -1. */
+int wh_shim_guard_plugin_calls(void);
 
 /* Isolated plugins: process plumbing, crash reports and the sandbox. (Also
  * included here so that a module cache built before it existed notices.) */

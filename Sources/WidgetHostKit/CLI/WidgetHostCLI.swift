@@ -48,6 +48,9 @@ public struct WidgetHostCLI: Sendable {
     static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install, InstallCommand.uninstall, NewCommand.command]
 
     public func run(_ arguments: [String]) -> Int32 {
+        // Plugin code may run in this process from here on (the children
+        // below report their plugin's end to their host instead).
+        if ![Validator.childCommand, PluginHostChild.command].contains(arguments.first ?? "") { PluginCall.guardProcess() }
         guard let first = arguments.first else {
             return runHome()
         }
