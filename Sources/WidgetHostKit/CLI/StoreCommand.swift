@@ -6,16 +6,12 @@ enum StoreCommand {
     static let command = Command(
         name: "store",
         summary: "read and write the shared container that apps and widgets share",
-        usage: """
-        widget-host store put KEY [--file FILE | -]
-               widget-host store get KEY
-               widget-host store rm KEY
-               widget-host store list [--json]
-        """,
-        help: [("put KEY", "write KEY's value from FILE, or from standard input with - (the default when it is piped)"),
-               ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key"),
-               ("--file FILE", "with put: the file holding the value"), CommonOptions.json],
-        spec: ArgumentSpec(flags: ["--json"], options: ["--file"], maxPositionals: 3),
+        operands: [Operand(name: "ACTION", help: "what to do:", choices: [
+                       ("put KEY [-]", "write KEY's value from --file, or from standard input with - (the default when it is piped)"),
+                       ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key")]),
+                   Operand(name: "KEY", help: "a key, such as trips.bookings", optional: true),
+                   Operand(name: "-", help: "with put: read the value from standard input", optional: true)],
+        options: [.value("--file", "FILE", "with put: the file holding the value", completion: .file), .json],
         run: { cli, arguments in
             let store = SharedStore(directory: SharedStore.defaultDirectory(cli.environment))
             let words = arguments.positionals

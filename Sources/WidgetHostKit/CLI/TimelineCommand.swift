@@ -10,32 +10,17 @@ enum TimelineCommand {
     static let command = Command(
         name: "timeline",
         summary: "print a widget's timeline: the entries it will show, with their dates",
-        usage: "widget-host timeline ID|NAME [--json] [--now ISO8601] [--wait SECONDS] [--set PLUGIN.KEY=VALUE]... [--config FILE] [--plugin-dir DIR]...",
-        help: [("ID|NAME", "the widget: a full id or the last part of one (trips); it must declare a 'timeline' screen"),
-               CommonOptions.json,
-               ("--now ISO8601", "the time to build the timeline at, such as 2026-06-10T09:00:00Z"),
-               ("--wait SECONDS", "how long to wait for a loading widget (default 15)")] + LaunchCommand.runtimeHelp
-            + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--json"]),
-                           options: CommonOptions.searchOptions.union(["--wait"]).union(LaunchCommand.runtimeOptions),
-                           maxPositionals: 1),
+        operands: [Operand(name: "ID|NAME", help: "the widget: a full id, the last part of one (trips) or its display name; it must declare a 'timeline' screen",
+                           completion: .plugin)],
+        options: [.json, .now("the time to build the timeline at, such as 2026-06-10T09:00:00Z"),
+                  .wait("how long to wait for a loading widget (default 15)")] + Option.configuration + Option.search,
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("timeline needs a widget id or name") }
             let wait = try LaunchCommand.seconds(arguments.value("--wait"), default: 15)
             let runtime = try cli.runtime(arguments)
-            let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
-            report.warnings.forEach { cli.console.error("warning: \($0)") }
-            WidgetHostCLI.configWarnings(runtime.config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { cli.console.error("warning: \($0)") }
+            let report = cli.scan(arguments, config: runtime.config)
             let session = WidgetSession(runtime: runtime, plugins: report.plugins)
-            let target = NavigationTarget(plugin: name, screen: nil)
-            let manifest: Manifest
-            do {
-                let entry = try session.navigator.resolve(target)
-                manifest = try session.manifests.first { $0.id == entry.plugin }.orThrow(SessionError(description: "unknown plugin \(name)"))
-            } catch {
-                cli.console.error("\(error)")
-                return 1
-            }
+            guard let manifest = LaunchCommand.usablePlugin(cli, named: name, in: report.plugins) else { return 1 }
             guard manifest.screens.contains(where: { $0.id == screen }) else {
                 cli.console.error("\(manifest.id) has no timeline: its manifest declares no '\(screen)' screen")
                 return 1

@@ -203,14 +203,11 @@ private final class ManifestCatalog: Sendable {
 
     func replace(_ new: [Manifest]) { manifests.withLock { $0 = new } }
 
-    /// By full id, or, when only one plugin answers to it, by the last
-    /// segment of its id or its display name, in any case ("My Trips", "Crypto").
+    /// As `PluginNames` resolves a name a person gave.
     func find(_ name: String) -> Manifest? {
         manifests.withLock { manifests in
-            if let exact = manifests.first(where: { $0.id.value == name }) { return exact }
-            let wanted = name.lowercased()
-            let matches = manifests.filter { $0.id.shortName == wanted || $0.name.lowercased() == wanted }
-            return matches.count == 1 ? matches[0] : nil
+            guard case let .found(id) = PluginNames.resolve(name, among: manifests) else { return nil }
+            return manifests.first { $0.id == id }
         }
     }
 }
