@@ -28,7 +28,9 @@ public enum PluginNames {
         if case let .ambiguous(ids) = resolution {
             return "'\(name)' is ambiguous: it could be \(ids.joined(separator: " or ")); use the full id"
         }
-        let known = Set(manifests.flatMap { [$0.id.value, $0.id.shortName, $0.name] }).sorted()
+        // Names match in any case, so "Crypto" and "crypto" are one suggestion.
+        var seen: Set<String> = []
+        let known = manifests.flatMap { [$0.id.value, $0.id.shortName, $0.name] }.filter { seen.insert($0.lowercased()).inserted }
         if let close = Suggestions.closest(to: name, among: known, limit: 3) {
             return "no plugin named '\(name)'. Did you mean: \(close.joined(separator: ", "))?"
         }
