@@ -107,14 +107,20 @@ public final class WidgetSession {
     /// JSON, nil when the widget answers no status, or why asking failed.
     public func status() throws(SessionError) -> JSONValue? {
         guard let entry = current else { throw SessionError(description: "no screen is open") }
-        let instance = try instance(entry.plugin)
+        return try query("status", of: entry.plugin)
+    }
+
+    /// A widget's answer to a host-level query (plugin.h), nil when it
+    /// answers no such query, or why asking failed.
+    public func query(_ id: String, of plugin: PluginID) throws(SessionError) -> JSONValue? {
+        let instance = try instance(plugin)
         let bytes: [UInt8]
-        do { bytes = try instance.query("status") } catch {
+        do { bytes = try instance.query(id) } catch {
             if error == .status(WH_UNKNOWN_QUERY.rawValue) { return nil }
-            throw stopIfGone(entry.plugin, error, during: "status query")
+            throw stopIfGone(plugin, error, during: "\(id) query")
         }
         do { return try JSONParser.parse(bytes) } catch {
-            throw SessionError(description: "the status of \(entry.plugin.shortName) is not valid JSON: \(error)")
+            throw SessionError(description: "the \(id) of \(plugin.shortName) is not valid JSON: \(error)")
         }
     }
 
