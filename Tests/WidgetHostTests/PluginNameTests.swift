@@ -136,12 +136,18 @@ struct BrokenConfigurationTests {
 
 @Suite("A refused copy replaced by a later one is said")
 struct ReplacedCopyTests {
+    /// A directory holding hello.so, refused as writable by others.
+    static func refusedCopy(_ label: String) throws -> String {
+        let directory = try TestSupport.makeTemporaryDirectory(label)
+        try TestSupport.compileHello(output: directory + "/hello.so")
+        try TestSupport.setMode(directory + "/hello.so", 0o666)
+        return directory
+    }
+
     @Test("a --plugin-dir copy refused as unsafe, with another copy of its id later on the path: list and a warning say so")
     func refusedCopyReplaced() throws {
-        let first = try TestSupport.makeTemporaryDirectory("refused")
+        let first = try Self.refusedCopy("refused")
         let second = try TestSupport.makeTemporaryDirectory("used")
-        try TestSupport.compileHello(output: first + "/hello.so")
-        try TestSupport.setMode(first + "/hello.so", 0o666)
         try TestSupport.compileHello(output: second + "/hello.so")
 
         let run = try TestSupport.runHost(["list", "--json", "--plugin-dir", first, "--plugin-dir", second])
@@ -164,9 +170,7 @@ struct ReplacedCopyTests {
 
     @Test("a refused copy with no other copy of its id gives no such note")
     func refusedAlone() throws {
-        let directory = try TestSupport.makeTemporaryDirectory("alone")
-        try TestSupport.compileHello(output: directory + "/hello.so")
-        try TestSupport.setMode(directory + "/hello.so", 0o666)
+        let directory = try Self.refusedCopy("alone")
         let run = try TestSupport.runHost(["list", "--plugin-dir", directory])
         #expect(run.status == 0, "\(run)")
         #expect(!run.stdout.contains("used instead") && !run.stderr.contains("used instead"), "\(run)")
@@ -175,9 +179,7 @@ struct ReplacedCopyTests {
 
     @Test("launch of a name whose only copy was refused says why, not 'no plugin named'")
     func launchRefused() throws {
-        let directory = try TestSupport.makeTemporaryDirectory("refusedlaunch")
-        try TestSupport.compileHello(output: directory + "/hello.so")
-        try TestSupport.setMode(directory + "/hello.so", 0o666)
+        let directory = try Self.refusedCopy("refusedlaunch")
         let run = try TestSupport.runHost(["launch", "hello", "--once", "--plugin-dir", directory])
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("org.example.hello cannot be used: \(directory)/hello.so is rejected"), "\(run)")
