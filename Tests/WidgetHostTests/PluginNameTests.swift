@@ -166,6 +166,15 @@ struct ReplacedCopyTests {
         // Text form says it too.
         let text = try TestSupport.runHost(["list", "--plugin-dir", first, "--plugin-dir", second])
         #expect(text.stdout.contains("is used instead"), "\(text)")
+
+        // So do the other commands that search, and they take the copy that is used.
+        let info = try TestSupport.runHost(["info", "hello", "--json", "--plugin-dir", first, "--plugin-dir", second])
+        #expect(info.status == 0, "\(info)")
+        #expect(try info.json()["path"] == .string(second + "/hello.so"), "\(info)")
+        #expect(info.stderr.contains("another copy of the same id, is used instead"), "\(info)")
+        let launch = try TestSupport.runHost(["launch", "hello", "--once", "--plugin-dir", first, "--plugin-dir", second])
+        #expect(launch.status == 0, "\(launch)")
+        #expect(launch.stderr.contains("another copy of the same id, is used instead"), "\(launch)")
     }
 
     @Test("a refused copy with no other copy of its id gives no such note")

@@ -12,7 +12,7 @@ enum InfoCommand {
             let timeout = try ValidateCommand.timeout(arguments)
             let discovery = cli.discovery(arguments)
             let candidate: PluginCandidate
-            switch PluginLookup.find(name, discovery: discovery, searchPath: cli.searchPath(arguments)) {
+            switch PluginLookup.find(name, cli, arguments) {
             case let .found(found):
                 candidate = found
             case let .failed(message):

@@ -14,9 +14,14 @@ enum PluginLookup {
     /// Whether `name` is a file rather than a name: it has a slash or ends in `.so`.
     static func isPath(_ name: String) -> Bool { name.contains("/") || name.hasSuffix(".so") }
 
-    static func find(_ name: String, discovery: Discovery, searchPath: SearchPath) -> Result {
+    /// A file, or a name looked up on the search path `arguments` give (the
+    /// scan's warnings said on the way, as every command that searches does).
+    static func find(_ name: String, _ cli: WidgetHostCLI, _ arguments: Arguments) -> Result {
+        let discovery = cli.discovery(arguments)
         if isPath(name) { return .found(discovery.inspect(path: name)) }
-        return find(name, in: discovery.scan(searchPath).plugins)
+        let report = discovery.scan(cli.searchPath(arguments))
+        report.warnings.forEach { cli.console.error("warning: \($0)") }
+        return find(name, in: report.plugins)
     }
 
     /// Among candidates already scanned. Prefers the copy that would load: the

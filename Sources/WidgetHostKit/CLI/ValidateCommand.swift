@@ -15,7 +15,7 @@ enum ValidateCommand {
             let timeout = try timeout(arguments)
             // A name is validated as the file it resolves to on the search path.
             let path: String
-            switch PluginLookup.find(name, discovery: cli.discovery(arguments), searchPath: cli.searchPath(arguments)) {
+            switch PluginLookup.find(name, cli, arguments) {
             case let .found(candidate): path = candidate.path
             case let .failed(message):
                 cli.console.error(message)
