@@ -16,7 +16,7 @@ enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
     OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_PROTOCOLS = 181,
     PROTO_HTTP_HTTPS = 1 | 2,
-    INFO_RESPONSE_CODE = 0x200002, INFO_REDIRECT_URL = 0x100000 + 31,
+    INFO_RESPONSE_CODE = 0x200002, INFO_REDIRECT_URL = 0x100000 + 31, INFO_OS_ERRNO = 0x200000 + 25,
     GLOBAL_DEFAULT = 3,
     URLPART_URL = 0, URLPART_HOST = 5, URL_DECODE = 1 << 6,
     ERROR_SIZE = 256,
@@ -72,8 +72,10 @@ static size_t on_data(char *data, size_t size, size_t count, void *userdata) {
 }
 
 int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, void *context,
-                     long *status, char *redirect, size_t redirect_length, char *error, size_t error_length) {
+                     long *status, char *redirect, size_t redirect_length, char *error, size_t error_length,
+                     long *os_errno) {
     if (redirect_length > 0) redirect[0] = 0;
+    *os_errno = 0;
     pthread_once(&load_once, load);
     if (!curl.loaded) {
         snprintf(error, error_length, "libcurl.so.4 could not be loaded");
@@ -99,6 +101,8 @@ int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, 
     int result = curl.easy_perform(handle);
     *status = 0;
     curl.easy_getinfo(handle, INFO_RESPONSE_CODE, status);
+    /* Why a connection failed (refused, no route), which the error code alone does not say. */
+    if (result != 0) curl.easy_getinfo(handle, INFO_OS_ERRNO, os_errno);
     char *location = NULL;
     if (result == 0 && curl.easy_getinfo(handle, INFO_REDIRECT_URL, &location) == 0 && location && redirect_length > 0)
         snprintf(redirect, redirect_length, "%s", location);

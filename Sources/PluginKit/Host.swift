@@ -124,7 +124,7 @@ public struct Host: @unchecked Sendable {
             switch self {
             case .unavailable: "no network access (the http service is not granted)"
             case .badURL: "bad URL"
-            case .unreachable: "network unreachable"
+            case .unreachable: "could not connect (refused, no route or unknown host)"
             case .timeout: "timed out"
             case .tooLarge: "response too large"
             case .failed: "connection failed"

@@ -20,9 +20,11 @@ typedef int (*wh_shim_http_sink)(void *context, const char *data, size_t length)
  * caller judges each hop), giving up after timeout_ms. Returns 0 and sets
  * *status to the HTTP status and `redirect` to the absolute URL a redirect
  * points at ("" if none), or libcurl's error code (CURLcode) with a message
- * in error, or WH_SHIM_HTTP_NO_LIBRARY. Thread: any; blocks the caller in poll(). */
+ * in error and the system's errno for it in *os_errno (0 if none), or
+ * WH_SHIM_HTTP_NO_LIBRARY. Thread: any; blocks the caller in poll(). */
 int wh_shim_http_get(const char *url, long timeout_ms, wh_shim_http_sink write, void *context,
-                     long *status, char *redirect, size_t redirect_length, char *error, size_t error_length);
+                     long *status, char *redirect, size_t redirect_length, char *error, size_t error_length,
+                     long *os_errno);
 
 /* The host part of url as libcurl, which will fetch it, parses it
  * (percent-decoded, an IPv6 address in brackets), so the host an allow-list

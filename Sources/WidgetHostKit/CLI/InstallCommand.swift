@@ -9,11 +9,8 @@ enum InstallCommand {
     static let install = Command(
         name: "install",
         summary: "validate a plugin, then copy it into your plugin directory",
-        usage: "widget-host install PATH [--force] [--allow-insecure]",
-        help: [("PATH", "the plugin file, as built"),
-               ("--force", "replace an installed plugin even if it is newer (a downgrade)"),
-               CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: ["--force", "--allow-insecure"], maxPositionals: 1),
+        operands: [Operand(name: "PATH", help: "the plugin file, as built", completion: .file)],
+        options: [.flag("--force", "replace an installed plugin even if it is newer (a downgrade)"), .allowInsecure],
         run: { cli, arguments in
             guard let path = arguments.positionals.first else { throw UsageError("install needs the path of a plugin file") }
             let discovery = cli.discovery(arguments)
@@ -43,9 +40,8 @@ enum InstallCommand {
     static let uninstall = Command(
         name: "uninstall",
         summary: "remove an installed plugin from your plugin directory",
-        usage: "widget-host uninstall ID",
-        help: [("ID", "the plugin's id, as `list` shows it")],
-        spec: ArgumentSpec(maxPositionals: 1),
+        operands: [Operand(name: "ID", help: "the plugin's id, as `list` shows it", completion: .plugin)],
+        options: [],
         run: { cli, arguments in
             guard let id = arguments.positionals.first else { throw UsageError("uninstall needs a plugin id") }
             let directory = pluginDirectory(cli.environment)

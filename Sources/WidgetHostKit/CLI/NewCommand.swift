@@ -7,13 +7,12 @@ enum NewCommand {
     static let command = Command(
         name: "new",
         summary: "make a new plugin project (Swift package or C with a Makefile)",
-        usage: "widget-host new NAME [--swift | --c] [--dir DIR] [--sdk PATH]",
-        help: [("NAME", "the plugin's id (org.example.hello) or its last part (hello, for org.example.hello)"),
-               ("--swift", "a Swift package using PluginKit (the default)"),
-               ("--c", "a C file, its headers and a Makefile"),
-               ("--dir DIR", "where to make it (default ./LAST-PART-OF-ID); must not exist or be empty"),
-               ("--sdk PATH", "this package's source (default: WIDGET_HOST_SDK, or the one widget-host was built from)")],
-        spec: ArgumentSpec(flags: ["--swift", "--c"], options: ["--dir", "--sdk"], maxPositionals: 1),
+        operands: [Operand(name: "NAME", help: "the plugin's id (org.example.hello) or its last part (hello, for org.example.hello)")],
+        options: [.flag("--swift", "a Swift package using PluginKit (the default)"),
+                  .flag("--c", "a C file, its headers and a Makefile"),
+                  .value("--dir", "DIR", "where to make it (default ./LAST-PART-OF-ID); must not exist or be empty", completion: .directory),
+                  .value("--sdk", "PATH", "this package's source (default: WIDGET_HOST_SDK, or the one widget-host was built from)",
+                         completion: .directory)],
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("new needs a NAME, such as hello") }
             guard !(arguments.has("--swift") && arguments.has("--c")) else { throw UsageError("choose one of --swift and --c") }

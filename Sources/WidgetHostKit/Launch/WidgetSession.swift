@@ -107,14 +107,20 @@ public final class WidgetSession {
     /// JSON, nil when the widget answers no status, or why asking failed.
     public func status() throws(SessionError) -> JSONValue? {
         guard let entry = current else { throw SessionError(description: "no screen is open") }
-        let instance = try instance(entry.plugin)
+        return try query("status", of: entry.plugin)
+    }
+
+    /// A widget's answer to a host-level query (plugin.h), nil when it
+    /// answers no such query, or why asking failed.
+    public func query(_ id: String, of plugin: PluginID) throws(SessionError) -> JSONValue? {
+        let instance = try instance(plugin)
         let bytes: [UInt8]
-        do { bytes = try instance.query("status") } catch {
+        do { bytes = try instance.query(id) } catch {
             if error == .status(WH_UNKNOWN_QUERY.rawValue) { return nil }
-            throw stopIfGone(entry.plugin, error, during: "status query")
+            throw stopIfGone(plugin, error, during: "\(id) query")
         }
         do { return try JSONParser.parse(bytes) } catch {
-            throw SessionError(description: "the status of \(entry.plugin.shortName) is not valid JSON: \(error)")
+            throw SessionError(description: "the \(id) of \(plugin.shortName) is not valid JSON: \(error)")
         }
     }
 
@@ -221,14 +227,11 @@ private final class ManifestCatalog: Sendable {
 
     func replace(_ new: [Manifest]) { manifests.withLock { $0 = new } }
 
-    /// By full id, or, when only one plugin answers to it, by the last
-    /// segment of its id or its display name, in any case ("My Trips", "Crypto").
+    /// As `PluginNames` resolves a name a person gave.
     func find(_ name: String) -> Manifest? {
         manifests.withLock { manifests in
-            if let exact = manifests.first(where: { $0.id.value == name }) { return exact }
-            let wanted = name.lowercased()
-            let matches = manifests.filter { $0.id.shortName == wanted || $0.name.lowercased() == wanted }
-            return matches.count == 1 ? matches[0] : nil
+            guard case let .found(id) = PluginNames.resolve(name, among: manifests) else { return nil }
+            return manifests.first { $0.id == id }
         }
     }
 }

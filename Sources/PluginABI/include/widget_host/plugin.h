@@ -102,6 +102,11 @@ typedef struct wh_plugin_descriptor {
      *             whose meaning is the widget's own (Checkout: {"isValid":
      *             true, "amountDueToday": ..., "paymentScheduleChecksum": ...}
      *             or {"isValid": false, "errorCode": ..., "message": ...}).
+     *   "timeline": the entries a widget with a timeline will show, for
+     *             `widget-host timeline --json`: {"entries": [{"date": ISO
+     *             8601, "current": bool, "data": the entry's data or null}],
+     *             "error": why there are none, or null}, plus any fields of
+     *             the widget's own (Trips: "now", "skipped").
      * Returns WH_OK, WH_UNKNOWN_QUERY for a query it does not answer, or
      * WH_FAILED. Threads: as render, on the host's main thread, one call at a
      * time with the instance's other calls. query_id and out are borrowed for
