@@ -1,0 +1,34 @@
+import PluginABI
+
+/// "widget-host.bus/1" (services/bus.h): publish and subscribe within the
+/// topics the manifest declares.
+enum BusService {
+    static let publish = ServiceFunction(WH_SERVICE_BUS, "publish", [.text, .text], publishes: true,
+                                         fallback: Int64(WH_BUS_INVALID_PAYLOAD)) { context, arguments, _ in
+        Int64(context.publish(topic: arguments.text(0)!, payload: arguments.text(1)!))
+    }
+
+    static let subscribe = ServiceFunction(WH_SERVICE_BUS, "subscribe", [.text], fallback: Int64(WH_BUS_INVALID_TOPIC)) { context, arguments, _ in
+        context.subscribe(pattern: arguments.text(0)!)
+    }
+
+    static let unsubscribe = ServiceFunction(WH_SERVICE_BUS, "unsubscribe", [.int], fallback: 0) { context, arguments, _ in
+        context.unsubscribe(arguments.int(0))
+        return 0
+    }
+
+    static let description = ServiceDescription(WH_SERVICE_BUS, [publish, subscribe, unsubscribe], table: wh_bus_v1(
+        publish: { host, topic, payload in
+            // bus.h forbids ill-formed UTF-8: it is refused here, not repaired.
+            guard let topic = topic.flatMap(strictText) else { return Int32(WH_BUS_INVALID_TOPIC) }
+            guard let payload = payload.flatMap(strictText) else { return Int32(WH_BUS_INVALID_PAYLOAD) }
+            return Int32(clamping: publish.call(host, [.text(topic), .text(payload)]))
+        },
+        subscribe: { host, pattern in
+            guard let pattern else { return Int64(WH_BUS_INVALID_TOPIC) }
+            return subscribe.call(host, [.cString(pattern)])
+        },
+        unsubscribe: { host, id in
+            _ = unsubscribe.call(host, [.int(id)])
+        }))
+}
