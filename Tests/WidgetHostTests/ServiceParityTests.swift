@@ -33,10 +33,6 @@ struct ServiceParityTests {
 
     @Test("abiwalk.c calls every function of every table with NULL and bad arguments: the answers are the same in process and isolated")
     func sameAnswersInBothModes() throws {
-        let directory = try TestSupport.makeTemporaryDirectory("service-parity")
-        let path = directory + "/abiwalk.so"
-        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/abiwalk.c", output: path)
-        let candidate = try Kit.candidate(path)
         func walk(_ instance: any WidgetInstance) throws -> [JSONValue] {
             try instance.handle(action: "walk", value: nil)
             let rendered = try JSONParser.parse(Array(try instance.render(screen: "main", params: "{}")))
@@ -44,14 +40,9 @@ struct ServiceParityTests {
         }
         var config = HostConfig.empty
         try config.set("abiwalk.answer=42")
-        let home = try Kit.Home()
-        let inRecorder = LogRecorder(), isolatedRecorder = LogRecorder()
-        let inRuntime = HostRuntime(config: config, storeDirectory: home.root + "/in/shared", log: HostLog(threshold: .debug, sink: inRecorder.sink))
-        let isolatedRuntime = HostRuntime(config: config, storeDirectory: home.root + "/isolated/shared",
-                                          log: HostLog(threshold: .debug, sink: isolatedRecorder.sink))
-        let loaded = try Loader.load(path: path, manifest: candidate.manifest!, serviceIDs: inRuntime.serviceIDs)
-        let inProcess = try walk(try PluginInstance(plugin: loaded, runtime: inRuntime))
-        let isolated = try walk(try home.launcher().launch(candidate, isolatedRuntime))
+        let both = try Kit.BothModes(fixture: "abiwalk", config: config)
+        let inProcess = try walk(both.inProcess)
+        let isolated = try walk(both.isolated)
 
         #expect(inProcess.count == isolated.count)
         for (local, remote) in zip(inProcess, isolated) {
@@ -87,10 +78,7 @@ struct ServiceParityTests {
 
     @Test("a service the host has but the catalog cannot forward is NULL under --isolate, and the host says why")
     func unforwardableServiceIsLogged() throws {
-        let directory = try TestSupport.makeTemporaryDirectory("service-unforwardable")
-        let path = directory + "/services.so"
-        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/services.c", output: path)
-        let candidate = try Kit.candidate(path)
+        let (path, candidate) = try Kit.fixture("services")
         let home = try Kit.Home()
         let recorder = LogRecorder()
         let runtime = home.runtime(recorder)

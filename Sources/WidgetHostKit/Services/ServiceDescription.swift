@@ -55,34 +55,20 @@ struct ServiceFunction: Sendable {
     let name: String
     let arguments: [Kind]
     /// Whether the function writes into a `wh_output` the plugin passes.
-    let writesOutput: Bool
+    var writesOutput = false
     /// May take seconds (an http GET): the proxy runs it off the thread that
     /// reads the plugin's frames.
-    let blocks: Bool
+    var blocks = false
     /// Counts against the isolated plugin's events-per-second limit.
-    let publishes: Bool
+    var publishes = false
     /// The answer when there is no one to ask: a call through a `wh_host`
     /// whose instance is gone, or one too large to forward.
     let fallback: Int64
     /// The answer when the host wrote output that the plugin's own sink then
     /// refused (nil: the result stands), so that a forwarded call answers as
     /// an in-process one, whose body saw the refusal itself.
-    let whenSinkRefuses: Int64?
+    var whenSinkRefuses: Int64? = nil
     let body: @Sendable (PluginContext, ServiceArguments, ServiceOutput?) -> Int64
-
-    init(_ service: String, _ name: String, _ arguments: [Kind], writesOutput: Bool = false, blocks: Bool = false,
-         publishes: Bool = false, fallback: Int64, whenSinkRefuses: Int64? = nil,
-         body: @escaping @Sendable (PluginContext, ServiceArguments, ServiceOutput?) -> Int64) {
-        self.service = service
-        self.name = name
-        self.arguments = arguments
-        self.writesOutput = writesOutput
-        self.blocks = blocks
-        self.publishes = publishes
-        self.fallback = fallback
-        self.whenSinkRefuses = whenSinkRefuses
-        self.body = body
-    }
 
     /// Runs the function for the plugin behind `host`: here, when the host
     /// is a `PluginContext`'s, or in the host process, when this is an

@@ -3,16 +3,18 @@ import PluginABI
 /// "widget-host.bus/1" (services/bus.h): publish and subscribe within the
 /// topics the manifest declares.
 enum BusService {
-    static let publish = ServiceFunction(WH_SERVICE_BUS, "publish", [.text, .text], publishes: true,
+    static let publish = ServiceFunction(service: WH_SERVICE_BUS, name: "publish", arguments: [.text, .text], publishes: true,
                                          fallback: Int64(WH_BUS_INVALID_PAYLOAD)) { context, arguments, _ in
         Int64(context.publish(topic: arguments.text(0)!, payload: arguments.text(1)!))
     }
 
-    static let subscribe = ServiceFunction(WH_SERVICE_BUS, "subscribe", [.text], fallback: Int64(WH_BUS_INVALID_TOPIC)) { context, arguments, _ in
+    static let subscribe = ServiceFunction(service: WH_SERVICE_BUS, name: "subscribe", arguments: [.text],
+                                           fallback: Int64(WH_BUS_INVALID_TOPIC)) { context, arguments, _ in
         context.subscribe(pattern: arguments.text(0)!)
     }
 
-    static let unsubscribe = ServiceFunction(WH_SERVICE_BUS, "unsubscribe", [.int], fallback: 0) { context, arguments, _ in
+    static let unsubscribe = ServiceFunction(service: WH_SERVICE_BUS, name: "unsubscribe", arguments: [.int],
+                                             fallback: 0) { context, arguments, _ in
         context.unsubscribe(arguments.int(0))
         return 0
     }

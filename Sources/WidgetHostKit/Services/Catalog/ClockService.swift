@@ -3,11 +3,12 @@ import PluginABI
 /// "widget-host.clock/1" (services/clock.h): the host's clock, which
 /// `--now` and tests set.
 enum ClockService {
-    static let nowMS = ServiceFunction(WH_SERVICE_CLOCK, "now_ms", [], fallback: 0) { context, _, _ in
+    static let nowMS = ServiceFunction(service: WH_SERVICE_CLOCK, name: "now_ms", arguments: [], fallback: 0) { context, _, _ in
         context.runtime.clock.nowMilliseconds
     }
 
-    static let wakeAt = ServiceFunction(WH_SERVICE_CLOCK, "wake_at", [.int], fallback: 0) { context, arguments, _ in
+    static let wakeAt = ServiceFunction(service: WH_SERVICE_CLOCK, name: "wake_at", arguments: [.int],
+                                        fallback: 0) { context, arguments, _ in
         context.wake(atMilliseconds: arguments.int(0))
         return 0
     }

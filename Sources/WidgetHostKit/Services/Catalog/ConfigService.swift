@@ -3,7 +3,8 @@ import PluginABI
 /// "widget-host.config/1" (services/config.h): the plugin's own section of
 /// the host configuration.
 enum ConfigService {
-    static let get = ServiceFunction(WH_SERVICE_CONFIG, "get", [.optionalText], writesOutput: true, fallback: 0,
+    static let get = ServiceFunction(service: WH_SERVICE_CONFIG, name: "get", arguments: [.optionalText], writesOutput: true,
+                                     fallback: 0,
                                      whenSinkRefuses: 0) { context, arguments, out in
         let section = context.configSection
         guard let value = arguments.text(0).map({ section[$0] }) ?? section else { return 0 }

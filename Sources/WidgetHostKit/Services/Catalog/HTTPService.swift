@@ -6,7 +6,7 @@ enum HTTPService {
     /// The most a plugin may ask for, whatever its max_bytes.
     static let maxBytes = 64 << 20
 
-    static let get = ServiceFunction(WH_SERVICE_HTTP, "get", [.text, .int, .int], writesOutput: true, blocks: true,
+    static let get = ServiceFunction(service: WH_SERVICE_HTTP, name: "get", arguments: [.text, .int, .int], writesOutput: true, blocks: true,
                                      fallback: Int64(WH_HTTP_FAILED)) { context, arguments, out in
         let url = arguments.text(0)!, timeout = arguments.int(1), asked = arguments.int(2)
         let seconds = timeout == 0 ? HTTPClient.defaultTimeout : Double(timeout) / 1000

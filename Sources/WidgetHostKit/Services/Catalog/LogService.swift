@@ -2,7 +2,8 @@ import PluginABI
 
 /// "widget-host.log/1" (services/log.h): messages attributed to the plugin.
 enum LogService {
-    static let log = ServiceFunction(WH_SERVICE_LOG, "log", [.int, .text], fallback: 0) { context, arguments, _ in
+    static let log = ServiceFunction(service: WH_SERVICE_LOG, name: "log", arguments: [.int, .text],
+                                     fallback: 0) { context, arguments, _ in
         let level = HostLog.Level(rawValue: Int32(clamping: arguments.int(0))) ?? .error
         context.runtime.log.log(level, context.pluginID.value, arguments.text(1)!)
         return 0

@@ -6,7 +6,8 @@ enum NavigatorService {
     static let push = go("push")
     static let replace = go("replace")
     static let root = go("root")
-    static let pop = ServiceFunction(WH_SERVICE_NAVIGATOR, "pop", [], fallback: Int64(WH_NAV_MALFORMED_LINK)) { context, _, _ in
+    static let pop = ServiceFunction(service: WH_SERVICE_NAVIGATOR, name: "pop", arguments: [],
+                                     fallback: Int64(WH_NAV_MALFORMED_LINK)) { context, _, _ in
         context.runtime.bus.enqueue(BusEvent(topic: "nav.pop", payload: JSONValue.object([]).serialized))
         return 0
     }
@@ -19,7 +20,8 @@ enum NavigatorService {
 
     /// A function that publishes "nav.NAME" with the link's target.
     private static func go(_ name: String) -> ServiceFunction {
-        ServiceFunction(WH_SERVICE_NAVIGATOR, name, [.text], fallback: Int64(WH_NAV_MALFORMED_LINK)) { context, arguments, _ in
+        ServiceFunction(service: WH_SERVICE_NAVIGATOR, name: name, arguments: [.text],
+                        fallback: Int64(WH_NAV_MALFORMED_LINK)) { context, arguments, _ in
             let target: NavigationTarget
             do { target = try NavigationTarget(link: arguments.text(0)!) } catch {
                 context.runtime.log.log(.warning, context.pluginID.value, "\(error)")

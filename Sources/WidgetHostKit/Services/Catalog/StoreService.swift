@@ -2,7 +2,8 @@ import PluginABI
 
 /// "widget-host.store/1" (services/store.h): the shared container.
 enum StoreService {
-    static let get = ServiceFunction(WH_SERVICE_STORE, "get", [.text], writesOutput: true, fallback: Int64(WH_STORE_IO_ERROR),
+    static let get = ServiceFunction(service: WH_SERVICE_STORE, name: "get", arguments: [.text], writesOutput: true,
+                                     fallback: Int64(WH_STORE_IO_ERROR),
                                      whenSinkRefuses: Int64(WH_STORE_IO_ERROR)) { context, arguments, out in
         status(context) {
             guard let value = try context.runtime.store.get(arguments.text(0)!) else { return WH_STORE_MISSING }
@@ -10,14 +11,16 @@ enum StoreService {
         }
     }
 
-    static let put = ServiceFunction(WH_SERVICE_STORE, "put", [.text, .bytes], fallback: Int64(WH_STORE_IO_ERROR)) { context, arguments, _ in
+    static let put = ServiceFunction(service: WH_SERVICE_STORE, name: "put", arguments: [.text, .bytes],
+                                     fallback: Int64(WH_STORE_IO_ERROR)) { context, arguments, _ in
         status(context) {
             try context.runtime.store.put(arguments.text(0)!, arguments.bytes(1))
             return 0
         }
     }
 
-    static let remove = ServiceFunction(WH_SERVICE_STORE, "remove", [.text], fallback: Int64(WH_STORE_IO_ERROR)) { context, arguments, _ in
+    static let remove = ServiceFunction(service: WH_SERVICE_STORE, name: "remove", arguments: [.text],
+                                        fallback: Int64(WH_STORE_IO_ERROR)) { context, arguments, _ in
         status(context) { try context.runtime.store.remove(arguments.text(0)!) ? WH_STORE_FOUND : WH_STORE_MISSING }
     }
 
