@@ -73,6 +73,14 @@ struct ServiceParityTests {
         #expect(answer("http->get(h, \"http://127.0.0.1:1/\", 0, 0, NULL)") == Int64(WH_HTTP_BAD_URL))
         #expect(answer("bus->publish(h, \"walk.out\", \"{\\\"a\\\":\\\"\\xc0\\xaf\\\"}\")") == Int64(WH_BUS_INVALID_PAYLOAD))
         #expect(answer("bus->publish(h, \"undeclared\", \"{}\")") == Int64(WH_BUS_DENIED))
+        // Ill-formed UTF-8 is refused as a bad name by every service, never repaired into another name.
+        #expect(answer("store->put(h, \"walk.\\xc0\\xaf\", \"x\", 1)") == Int64(WH_STORE_BAD_KEY))
+        #expect(answer("store->get(h, \"walk.\\xc0\\xaf\", &s.output)") == Int64(WH_STORE_BAD_KEY))
+        #expect(answer("store->remove(h, \"walk.\\xc0\\xaf\")") == Int64(WH_STORE_BAD_KEY))
+        #expect(answer("config->get(h, \"answer\\xc0\\xaf\", &s.output)") == 0)
+        #expect(answer("http->get(h, \"http://127.0.0.1:1/\\xc0\\xaf\", 0, 0, &s.output)") == Int64(WH_HTTP_BAD_URL))
+        #expect(answer("bus->subscribe(h, \"walk.\\xed\\xa0\\x80\")") == Int64(WH_BUS_INVALID_TOPIC))
+        #expect(answer("nav->push(h, \"widget://abiwalk/\\xc0\\xaf\")") == Int64(WH_NAV_MALFORMED_LINK))
         #expect(answer("h->get_service(h, \"widget-host.log/2\") != NULL") == 0)
     }
 

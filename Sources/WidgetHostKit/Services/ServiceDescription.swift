@@ -128,14 +128,18 @@ enum ServiceValue: Sendable {
     case none
     case bytes([UInt8])
 
-    /// A plugin's C string as text; invalid UTF-8 is replaced.
-    static func cString(_ pointer: UnsafePointer<CChar>) -> ServiceValue {
+    /// A plugin's C string as text; invalid UTF-8 is replaced. Only for a
+    /// log message, which is shown, never acted on: losing the line would
+    /// hide what the plugin meant to say.
+    static func lossyCString(_ pointer: UnsafePointer<CChar>) -> ServiceValue {
         .text(lossyText(pointer))
     }
 
-    /// NULL as `.none`.
-    static func optionalCString(_ pointer: UnsafePointer<CChar>?) -> ServiceValue {
-        pointer.map(cString) ?? .none
+    /// A plugin's C string as text, or nil unless it is well-formed UTF-8:
+    /// a key, link, URL or topic with an overlong form or an encoded
+    /// surrogate is refused, never repaired into another name.
+    static func cString(_ pointer: UnsafePointer<CChar>) -> ServiceValue? {
+        strictText(pointer).map(ServiceValue.text)
     }
 }
 

@@ -144,6 +144,11 @@ static void walk(wh_plugin *p) {
     CALL(p, store->remove(NULL, "walk.key"));
     CALL(p, store->remove(h, "walk.key"));
     CALL(p, store->remove(h, "walk.key"));
+    /* Ill-formed UTF-8 (an overlong '/') names nothing, in every service. */
+    CALL(p, store->put(h, "walk.\xc0\xaf", "x", 1));
+    CALL(p, store->get(h, "walk.\xc0\xaf", &s.output));
+    CALL(p, store->remove(h, "walk.\xc0\xaf"));
+    CALL(p, config->get(h, "answer\xc0\xaf", &s.output));
 
     const wh_http_v1 *http = h->get_service(h, WH_SERVICE_HTTP);
     s = kept();
@@ -153,6 +158,7 @@ static void walk(wh_plugin *p) {
     CALL(p, http->get(h, "ftp://127.0.0.1/", 0, 0, &s.output));
     CALL(p, http->get(h, "http://undeclared.invalid/", 1000, 0, &s.output));
     CALL(p, http->get(NULL, "http://127.0.0.1:1/", 0, 0, &s.output));
+    CALL(p, http->get(h, "http://127.0.0.1:1/\xc0\xaf", 0, 0, &s.output));
 
     const wh_bus_v1 *bus = h->get_service(h, WH_SERVICE_BUS);
     CALL(p, bus->publish(h, NULL, "{}"));
@@ -171,6 +177,7 @@ static void walk(wh_plugin *p) {
     CALL(p, bus->subscribe(h, "bad..pattern"));
     CALL(p, bus->subscribe(h, "secret.*"));
     CALL(p, bus->subscribe(NULL, "walk.*"));
+    CALL(p, bus->subscribe(h, "walk.\xed\xa0\x80"));
     int64_t id = bus->subscribe(h, "walk.*");
     answer(p, "bus->subscribe(h, \"walk.*\") > 0", id > 0);
     VOID_CALL(p, bus->unsubscribe(h, id));
@@ -190,6 +197,7 @@ static void walk(wh_plugin *p) {
     CALL(p, nav->root(h, NULL));
     CALL(p, nav->root(h, "widget:"));
     CALL(p, nav->root(h, "widget://abiwalk"));
+    CALL(p, nav->push(h, "widget://abiwalk/\xc0\xaf"));
     CALL(p, nav->pop(NULL));
     CALL(p, nav->pop(h));
 }

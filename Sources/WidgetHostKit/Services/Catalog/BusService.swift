@@ -31,8 +31,8 @@ enum BusService {
             return Int32(clamping: publish.call(host, [.text(topic), .text(carried)]))
         },
         subscribe: { host, pattern in
-            guard let pattern else { return Int64(WH_BUS_INVALID_TOPIC) }
-            return subscribe.call(host, [.cString(pattern)])
+            guard let pattern = pattern.flatMap(ServiceValue.cString) else { return Int64(WH_BUS_INVALID_TOPIC) }
+            return subscribe.call(host, [pattern])
         },
         unsubscribe: { host, id in
             _ = unsubscribe.call(host, [.int(id)])

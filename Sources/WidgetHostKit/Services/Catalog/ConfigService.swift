@@ -14,6 +14,9 @@ enum ConfigService {
     static let description = ServiceDescription(WH_SERVICE_CONFIG, [get], table: wh_config_v1(
         get: { host, key, out in
             guard let out else { return 0 }
-            return Int32(clamping: get.call(host, [.optionalCString(key)], out))
+            // NULL asks for the whole section; a key that is not UTF-8 names nothing.
+            guard let key else { return Int32(clamping: get.call(host, [.none], out)) }
+            guard let text = ServiceValue.cString(key) else { return 0 }
+            return Int32(clamping: get.call(host, [text], out))
         }))
 }

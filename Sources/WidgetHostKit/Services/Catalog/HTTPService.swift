@@ -37,7 +37,7 @@ enum HTTPService {
 
     static let description = ServiceDescription(WH_SERVICE_HTTP, [get], table: wh_http_v1(
         get: { host, url, timeout, maxBytes, out in
-            guard let url, let out else { return Int32(WH_HTTP_BAD_URL) }
-            return Int32(clamping: get.call(host, [.cString(url), .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
+            guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
+            return Int32(clamping: get.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
         }))
 }

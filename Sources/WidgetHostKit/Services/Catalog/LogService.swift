@@ -12,6 +12,6 @@ enum LogService {
     static let description = ServiceDescription(WH_SERVICE_LOG, [log], table: wh_log_v1(
         log: { host, level, message in
             guard let message else { return }
-            _ = log.call(host, [.int(Int64(level)), .cString(message)])
+            _ = log.call(host, [.int(Int64(level)), .lossyCString(message)])
         }))
 }

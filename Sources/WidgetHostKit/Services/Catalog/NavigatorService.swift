@@ -34,7 +34,7 @@ enum NavigatorService {
 
     /// A NULL link does not parse, whichever way the call travels.
     private static func call(_ function: ServiceFunction, _ host: UnsafePointer<wh_host>?, _ link: UnsafePointer<CChar>?) -> Int32 {
-        guard let link else { return Int32(WH_NAV_MALFORMED_LINK) }
-        return Int32(clamping: function.call(host, [.cString(link)]))
+        guard let link = link.flatMap(ServiceValue.cString) else { return Int32(WH_NAV_MALFORMED_LINK) }
+        return Int32(clamping: function.call(host, [link]))
     }
 }

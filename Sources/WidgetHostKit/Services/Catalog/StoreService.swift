@@ -26,18 +26,18 @@ enum StoreService {
 
     static let description = ServiceDescription(WH_SERVICE_STORE, [get, put, remove], table: wh_store_v1(
         get: { host, key, out in
-            guard let key, let out else { return Int32(WH_STORE_BAD_KEY) }
-            return Int32(clamping: get.call(host, [.cString(key)], out))
+            guard let key = key.flatMap(ServiceValue.cString), let out else { return Int32(WH_STORE_BAD_KEY) }
+            return Int32(clamping: get.call(host, [key], out))
         },
         put: { host, key, data, count in
-            guard let key, data != nil || count == 0 else { return Int32(WH_STORE_BAD_KEY) }
+            guard let key = key.flatMap(ServiceValue.cString), data != nil || count == 0 else { return Int32(WH_STORE_BAD_KEY) }
             guard count <= UInt64(SharedStore.maxValueBytes) else { return Int32(WH_STORE_IO_ERROR) }
             let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(count))) } ?? []
-            return Int32(clamping: put.call(host, [.cString(key), .bytes(bytes)]))
+            return Int32(clamping: put.call(host, [key, .bytes(bytes)]))
         },
         remove: { host, key in
-            guard let key else { return Int32(WH_STORE_BAD_KEY) }
-            return Int32(clamping: remove.call(host, [.cString(key)]))
+            guard let key = key.flatMap(ServiceValue.cString) else { return Int32(WH_STORE_BAD_KEY) }
+            return Int32(clamping: remove.call(host, [key]))
         }))
 
     /// A store error as the status store.h promises, logged for the plugin.
