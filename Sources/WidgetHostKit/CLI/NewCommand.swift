@@ -234,13 +234,9 @@ enum NewCommand {
                 static void on_event(wh_plugin *p, const char *topic, const char *json) { (void)p; (void)topic; (void)json; }
                 static void destroy(wh_plugin *p) { free(p); }
 
-                /* The host checks these against widget.json. */
-                static const wh_screen screens[] = {{"main", "\(module)"}};
-                static const wh_plugin_descriptor descriptor = {
-                    WH_ABI_MAJOR, WH_ABI_MINOR, sizeof(wh_plugin_descriptor), 1,
-                    "\(id)", "\(module)", "0.1.0", NULL, "Counts presses.", screens,
-                    create, render, handle_action, on_event, destroy,
-                };
+                /* The id, name, version and screens come from widget.json. */
+                static const wh_plugin_descriptor descriptor =
+                    WH_DESCRIPTOR(create, render, handle_action, on_event, destroy, NULL);
                 WH_EXPORT const wh_plugin_descriptor *widget_host_entry(void) { return &descriptor; }
 
                 """),

@@ -134,6 +134,21 @@ typedef struct wh_plugin_descriptor {
 static const uint32_t WH_DESCRIPTOR_SIZE_1_0 =
     (uint32_t)(offsetof(wh_plugin_descriptor, destroy) + sizeof(void (*)(wh_plugin *)));
 
+/* A descriptor that leaves the plugin's identity (id, name, version, vendor,
+ * description and screens) to its embedded manifest (WH_MANIFEST_FILE in
+ * manifest.h), so a C plugin states it once, in widget.json:
+ *
+ *     static const wh_plugin_descriptor descriptor =
+ *         WH_DESCRIPTOR(create, render, handle_action, on_event, destroy, query);
+ *
+ * query may be NULL. The host takes a descriptor's identity from the manifest
+ * only when every one of those fields is NULL (and screen_count 0); one that
+ * states them must state all, and they must agree with the manifest. Hosts
+ * built before this macro refuse such a descriptor ("id is NULL"). */
+#define WH_DESCRIPTOR(create_fn, render_fn, action_fn, event_fn, destroy_fn, query_fn)                 \
+    {WH_ABI_MAJOR, WH_ABI_MINOR, (uint32_t)sizeof(wh_plugin_descriptor), 0, NULL, NULL, NULL, NULL, NULL, \
+     NULL, create_fn, render_fn, action_fn, event_fn, destroy_fn, query_fn}
+
 /* The one exported symbol. [any-thread] It takes no arguments and returns the plugin's
  * descriptor, or NULL if the plugin cannot run here. It runs no other
  * initialisation a host could observe, may be called more than once, from any
