@@ -80,7 +80,7 @@ struct OutOfTreeSwiftPluginTests {
 
     /// The one text node of the widget's main screen.
     static func text(_ instance: any WidgetInstance) throws -> String? {
-        let node = try ViewDescription.parse(try instance.render(screen: "main", params: "{}"))
+        let node = try ViewDescription.parse(try instance.render(screen: "main", params: "{}")).root
         guard case let .text(text, _, _) = node else { return nil }
         return text
     }

@@ -34,7 +34,7 @@ struct ViewWriterTests {
     func escaping(text: String) throws {
         let (status, bytes) = Self.write(title: text, button: text, value: text)
         #expect(status == Int32(WH_OK.rawValue))
-        let node = try ViewDescription.parse(bytes)
+        let node = try ViewDescription.parse(bytes).root
         #expect(node == .stack(axis: .vertical, children: [
             .text(text, style: .title, color: .primary),
             .button(title: text, action: "greet", value: text),
@@ -45,7 +45,7 @@ struct ViewWriterTests {
     func nullAttribute() throws {
         let (_, bytes) = Self.write(title: "t", button: "b", value: nil)
         #expect(!String(decoding: bytes, as: UTF8.self).contains("value"))
-        #expect(try ViewDescription.parse(bytes) == .stack(axis: .vertical, children: [
+        #expect(try ViewDescription.parse(bytes).root == .stack(axis: .vertical, children: [
             .text("t", style: .title, color: .primary), .button(title: "b", action: "greet", value: nil),
         ]))
     }

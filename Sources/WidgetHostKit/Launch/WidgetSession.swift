@@ -7,14 +7,23 @@ public struct RenderedScreen: Sendable {
     public let title: String
     /// The view, or why there is none (the plugin failed, or its
     /// description was refused); either way the host stays up.
-    public let view: Result<ViewNode, RenderFailure>
+    public let view: Result<ViewScreen, RenderFailure>
 
-    public var actions: [ScreenAction] { (try? view.get())?.actions ?? [] }
+    /// The error the screen shows: the widget's declared error state, or
+    /// why there is no view at all.
+    public var error: String? {
+        switch view {
+        case let .success(screen): screen.error
+        case let .failure(failure): failure.description
+        }
+    }
+
+    public var actions: [ScreenAction] { (try? view.get())?.root.actions ?? [] }
 
     /// An indeterminate progress node: the widget says it is still loading.
     public var isLoading: Bool {
         guard case let .success(view) = view else { return false }
-        return view.containsIndeterminateProgress
+        return view.root.containsIndeterminateProgress
     }
 }
 
@@ -89,7 +98,7 @@ public final class WidgetSession {
     public func render() -> RenderedScreen? {
         guard let entry = current else { return nil }
         let title = manifest(entry.plugin)?.screens.first { $0.id == entry.screen }?.title ?? entry.screen
-        let view: Result<ViewNode, RenderFailure>
+        let view: Result<ViewScreen, RenderFailure>
         do {
             let instance = try self.instance(entry.plugin)
             let bytes: [UInt8]
