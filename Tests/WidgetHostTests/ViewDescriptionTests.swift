@@ -125,6 +125,18 @@ struct ViewDescriptionTests {
         #expect(try ViewDescription.parse(Array(#"{"view":1,"root":{"kind":"divider"},"theme":"dark"}"#.utf8)).root == .divider)
     }
 
+    @Test("a screen's error state is read from the top level; one that is not a non-empty string declares none", arguments: [
+        (#""error":"Price unavailable: timed out""#, "Price unavailable: timed out"),
+        ("", nil), (#""error":null"#, nil), (#""error":"""#, nil), (#""error":42"#, nil), (#""error":{"code":"x"}"#, nil),
+    ] as [(String, String?)])
+    func screenError(_ member: String, _ expected: String?) throws {
+        let text = #"{"view":1,"root":{"kind":"divider"}"# + (member.isEmpty ? "" : "," + member) + "}"
+        let screen = try ViewDescription.parse(Array(text.utf8))
+        #expect(screen == ViewScreen(root: .divider, error: expected))
+        // And the encoder writes back what was read.
+        #expect(try ViewDescription.parse(Array(screen.json.serialized.utf8)) == screen)
+    }
+
     // MARK: Placeholders
 
     @Test("an unknown kind, or a node missing what it needs, becomes a placeholder among the others", arguments: [

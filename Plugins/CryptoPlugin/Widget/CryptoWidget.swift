@@ -55,16 +55,16 @@ final class CryptoWidget: Widget {
         switch screen {
         case "price":
             refreshIfDue([.market], now: now)
-            return views(now).price().screen
+            return views(now).price()
         case "exchanges":
             refreshIfDue(Self.allExchanges, now: now)
-            return views(now).exchanges().screen
+            return views(now).exchanges()
         case "exchange":
             let id = (try? JSONParser.parse(params))?["id"]?.string
-            guard let exchange = id.flatMap(Exchange.init(rawValue:)) else { return CryptoViews.unknownExchange(id).screen }
+            guard let exchange = id.flatMap(Exchange.init(rawValue:)) else { return CryptoViews.unknownExchange(id) }
             // The detail compares with the others, so all three stay fresh.
             refreshIfDue(Self.allExchanges, now: now)
-            return views(now).exchange(exchange).screen
+            return views(now).exchange(exchange)
         default:
             throw .unknownScreen(screen)
         }

@@ -32,21 +32,28 @@ final class TripsWidget: Widget {
         }
     }
 
+    /// The bookings' named error, which the trip and timeline screens show,
+    /// declared as the screen's error state for scripts.
+    private static func error(_ state: Result<TripsTimeline, BookingsError>) -> String? {
+        guard case let .failure(error) = state else { return nil }
+        return error.description
+    }
+
     func render(screen: String, params: String) throws(WidgetError) -> String {
         let now = host.nowMilliseconds ?? 0
         switch screen {
         case "trip":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
             if case let .success(timeline) = state { wake(at: timeline.nextChange(after: now), now: now) }
-            return TripViews.current(state, now: now).screen
+            return TripViews.current(state, now: now).screen(error: Self.error(state))
         case "timeline":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
-            return TripViews.timeline(state, now: now).screen
+            return TripViews.timeline(state, now: now).screen(error: Self.error(state))
         case "booking":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
             let id = Self.parameter("id", in: params)
             let booking = id.flatMap { id in (try? state.get())?.booking(id: id) }
-            return TripViews.booking(booking, id: id, state: state).screen
+            return TripViews.booking(booking, id: id, state: state)
         case "search":
             return TripViews.search(Self.parameter("kind", in: params).flatMap(TripViews.SearchKind.init(rawValue:))).screen
         default:
