@@ -87,7 +87,7 @@ struct OutOfTreeSwiftPluginTests {
 
     // MARK: Making the packages
 
-    /// A copy of the SDK (PluginABI and PluginKit, shared sources resolved)
+    /// A copy of the SDK (PluginABI and PluginKit)
     /// with one extra file, as a package of its own.
     static func makeSDK(at directory: String, probe: String) throws {
         try FileManager.default.createDirectory(atPath: directory + "/Sources", withIntermediateDirectories: true)

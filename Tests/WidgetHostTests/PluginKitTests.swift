@@ -4,10 +4,10 @@ import Testing
 
 // No Foundation here: it has a `Host` and a `Progress` of its own.
 
-/// The Swift SDK's result-builder DSL (Sources/PluginKit/View.swift): each
-/// node kind and modifier gives the JSON docs/view-description.md documents,
-/// the builder takes conditionals and loops, `screen` wraps the root, and the
-/// host's parser reads the result into the nodes meant.
+/// The Swift SDK's result-builder DSL (Sources/PluginKit/SDK/ViewBuilder.swift): each
+/// builder function and modifier makes the node of the shared view model
+/// meant, the builder takes conditionals and loops, `screen` wraps the root
+/// (with the error state it declares), and the host's parser reads it back.
 @Suite("PluginKit view DSL")
 struct PluginKitTests {
     struct KindCase: Sendable, CustomTestStringConvertible {
