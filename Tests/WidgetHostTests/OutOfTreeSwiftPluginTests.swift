@@ -125,15 +125,14 @@ struct OutOfTreeSwiftPluginTests {
 
             @_cdecl("widget_host_entry")
             public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-                exportWidget(Counter.self, manifest: wh_manifest_json())
+                exportWidget(manifest: wh_manifest_json()) { _ in Counter() }
             }
 
             final class Counter: Widget {
                 var count = 0
-                init(host: Host) {}
 
-                func render(screen: String, params: String) throws(WidgetError) -> String {
-                    #"{"view":1,"root":{"kind":"text","text":"\(name) on \\#(SDKProbe().label): \\#(count)"}}"#
+                func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
+                    Text("\(name) on \\(SDKProbe().label): \\(count)").screen
                 }
 
                 func handle(action: String, value: String?) throws(WidgetError) {

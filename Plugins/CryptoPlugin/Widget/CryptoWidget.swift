@@ -2,7 +2,7 @@ import PluginABI
 
 @_cdecl("widget_host_entry")
 public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-    exportWidget(CryptoWidget.self, manifest: wh_manifest_json())
+    exportWidget(manifest: wh_manifest_json()) { CryptoWidget(host: $0) }
 }
 
 /// The banking app's crypto widget: a live Bitcoin price, and the exchanges
@@ -49,7 +49,7 @@ final class CryptoWidget: Widget {
         }
     }
 
-    func render(screen: String, params: String) throws(WidgetError) -> String {
+    func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
         collect()
         let now = host.nowMilliseconds ?? 0
         switch screen {
@@ -60,7 +60,7 @@ final class CryptoWidget: Widget {
             refreshIfDue(Self.allExchanges, now: now)
             return views(now).exchanges()
         case "exchange":
-            let id = (try? JSONParser.parse(params))?["id"]?.string
+            let id = params["id"]?.string
             guard let exchange = id.flatMap(Exchange.init(rawValue:)) else { return CryptoViews.unknownExchange(id) }
             // The detail compares with the others, so all three stay fresh.
             refreshIfDue(Self.allExchanges, now: now)
