@@ -163,3 +163,10 @@ WH_EXPORT const wh_plugin_descriptor *ENTRY_NAME(void) {
 #endif
     return &descriptor;
 }
+
+#ifdef CLASHING_SYMBOL
+/* A symbol as a Swift plugin built without the PluginKit module alias
+ * exports it: the host holds that module, so discovery refuses the file. */
+WH_EXPORT void wh_clashing_symbol(void) __asm__("\"" CLASHING_SYMBOL "\"");
+WH_EXPORT void wh_clashing_symbol(void) {}
+#endif
