@@ -574,6 +574,10 @@ extension PluginCorpusTests {
             CorpusCase("crash-in-entry.so", .ok, validate: ("load", "SIGSEGV")) { builder, path in
                 try builder.compile(path, "-DCRASH_IN_ENTRY")
             },
+            // validate reads a view with the host's own parser, so it fails what launch would refuse.
+            CorpusCase("view-version-2.so", .ok, validate: ("render about", #"the view description must say "view": 1"#)) { builder, path in
+                try builder.compile(path, #"-DVIEW_VERSION="2""#)
+            },
             CorpusCase("crash-in-render.so", .ok, validate: ("render main", "SIGSEGV")) { builder, path in
                 try builder.compile(path, "-DCRASH_IN_RENDER")
             },

@@ -80,6 +80,11 @@ static int32_t emit(const wh_output *out, const char *text) {
     return out->write(out, text, strlen(text));
 }
 
+/* The about screen's view description version; another one is refused by the host. */
+#ifndef VIEW_VERSION
+#define VIEW_VERSION "1"
+#endif
+
 static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
     (void)params;
 #ifdef CRASH_IN_RENDER
@@ -93,7 +98,7 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
         snprintf(text, sizeof text,
                  "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"Hello, %s! Waves: %d\"}}", plugin->name, plugin->waves);
     } else if (strcmp(screen, "about") == 0) {
-        snprintf(text, sizeof text, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"A plugin written in C\"}}");
+        snprintf(text, sizeof text, "{\"view\":" VIEW_VERSION ",\"root\":{\"kind\":\"text\",\"text\":\"A plugin written in C\"}}");
     } else {
         return WH_UNKNOWN_SCREEN;
     }
