@@ -201,6 +201,34 @@ func busBench(_ effort: Effort) throws -> [Measurement] {
     return rows
 }
 
+/// 4b. A plugin's mailbox: taking an event out when 10,000 wait (the cap)
+/// costs what it costs when 100 wait. hostile.c with SELF_FLOOD queues the
+/// events to itself in render; pump() delivers them, timed per event.
+func mailboxBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] {
+    let runtime = Bench.runtime()
+    func perEvent(_ count: Int) throws -> Double {
+        let path = farm.root + "/self-flood-\(count).so"
+        try farm.compile("hostile.c", to: path, defines: ["-DSELF_FLOOD=\(count)", "-DPLUGIN_ID=\"org.bench.flood\(count)\""])
+        let candidate = Discovery(availableServices: runtime.serviceIDs).inspect(path: path)
+        guard let manifest = candidate.manifest else { throw BenchError("self-flood: \(candidate.status)") }
+        let plugin = try Loader.load(path: path, manifest: manifest, serviceIDs: runtime.serviceIDs)
+        let instance = try PluginInstance(plugin: plugin, runtime: runtime, maxEventsPerSecond: 1_000_000)
+        return try Measure.median(samples: effort.samples) {
+            _ = try instance.render(screen: "main")
+            _ = runtime.bus.waitUntilIdle()
+            let start = Measure.nanoseconds()
+            let delivered = instance.pump()
+            let elapsed = Double(Measure.nanoseconds() - start)
+            guard delivered == count else { throw BenchError("self-flood: \(delivered) of \(count) events delivered") }
+            return elapsed / Double(count)
+        }
+    }
+    let few = try perEvent(100)
+    let many = try perEvent(10_000)
+    return [Measurement(group: "bus", name: "mailbox: deliver one of 10,000 waiting events", value: many, unit: "ns",
+                        baseline: ("one of 100 waiting", few), goal: 3)]
+}
+
 final class Counter: @unchecked Sendable {
     private(set) var value = 0
     func increment() { value &+= 1 }

@@ -50,6 +50,7 @@ do {
     rows += try loadBench(effort)
     rows += try callBench(farm, effort)
     rows += try busBench(effort)
+    rows += try mailboxBench(farm, effort)
     rows += try registryBench(effort)
     rows += try memoryBench()
     rows += try startupBench(farm, effort)

@@ -1,7 +1,7 @@
-import Foundation
+import Glibc
 import WidgetHostKit
 
-let status = Console.finish(WidgetHostCLI(environment: ProcessInfo.processInfo.environment).run(Array(CommandLine.arguments.dropFirst())))
+let status = Console.finish(WidgetHostCLI(environment: Environment.current).run(Array(CommandLine.arguments.dropFirst())))
 // Output is written unbuffered, so nothing is lost by skipping teardown; a
 // widget's background thread must not race the runtime's exit handlers.
 _exit(status)

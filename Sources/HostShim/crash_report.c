@@ -4,6 +4,7 @@
  * crashed" from "an allocation failed against the memory limit". */
 #define _GNU_SOURCE
 #include "host_shim_isolation.h"
+#include "fatal_signals.h"
 #include "report_line.h"
 
 #include <errno.h>
@@ -36,18 +37,5 @@ static void on_fatal_signal(int signal_number, siginfo_t *info, void *context) {
 
 int wh_shim_install_crash_reporter(int report_fd) {
     report_descriptor = report_fd;
-    /* A stack overflow must still be reported: run on a stack of our own. */
-    static char alternate[64 * 1024];
-    stack_t stack = {.ss_sp = alternate, .ss_size = sizeof alternate, .ss_flags = 0};
-    if (sigaltstack(&stack, NULL) != 0) return -1;
-    const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        struct sigaction action;
-        memset(&action, 0, sizeof action);
-        action.sa_sigaction = on_fatal_signal;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
-        if (sigaction(signals[i], &action, NULL) != 0) return -1;
-    }
-    return 0;
+    return wh_catch_fatal_signals(on_fatal_signal, NULL);
 }

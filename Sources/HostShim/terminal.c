@@ -17,6 +17,12 @@ int wh_shim_terminal_width(int fd) {
     return size.ws_col;
 }
 
+int wh_shim_terminal_height(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_row;
+}
+
 static const char leave[] = "\033[?25h\033[?1049l";
 
 void wh_shim_terminal_restore(void) {
@@ -29,12 +35,16 @@ void wh_shim_terminal_restore(void) {
     (void)ignored;
 }
 
+static const int restoring_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+static struct sigaction previous_actions[sizeof restoring_signals / sizeof restoring_signals[0]];
+
+/* Restores the terminal, then hands the signal to whoever handled it
+ * before (the default action, or the report that names a crashing plugin). */
 static void on_signal(int signal_number) {
     wh_shim_terminal_restore();
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = SIG_DFL;
-    sigaction(signal_number, &action, NULL);
+    for (size_t i = 0; i < sizeof restoring_signals / sizeof restoring_signals[0]; i++) {
+        if (restoring_signals[i] == signal_number) sigaction(signal_number, &previous_actions[i], NULL);
+    }
     raise(signal_number);
 }
 
@@ -57,14 +67,13 @@ int wh_shim_terminal_enter_raw(int fd) {
     if (!installed) {
         installed = 1;
         atexit(on_exit_restore);
-        const int signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-        for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        for (size_t i = 0; i < sizeof restoring_signals / sizeof restoring_signals[0]; i++) {
             struct sigaction action;
             memset(&action, 0, sizeof action);
             action.sa_handler = on_signal;
             sigemptyset(&action.sa_mask);
             action.sa_flags = SA_RESETHAND;
-            sigaction(signals[i], &action, NULL);
+            sigaction(restoring_signals[i], &action, &previous_actions[i]);
         }
     }
     static const char enter[] = "\033[?1049h\033[?25l";

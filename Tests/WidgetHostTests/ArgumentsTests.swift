@@ -213,7 +213,7 @@ struct WidgetHostCLITests {
         let outcome = try Self.run(["help", "nope"])
         #expect(outcome.status == 2)
         #expect(outcome.out == "")
-        #expect(outcome.err == "widget-host: unknown command 'nope'\nTry 'widget-host --help' for more.\n")
+        #expect(outcome.err == "widget-host: no command or topic 'nope'\nTry 'widget-host help --help' for more.\n")
     }
 
     @Test func unknownCommandSuggestsTheClosest() throws {
@@ -270,7 +270,7 @@ struct WidgetHostCLITests {
 
         let noPath = try Self.run(["validate"])
         #expect(noPath.status == 2)
-        #expect(noPath.err.hasPrefix("widget-host: validate needs the path of a plugin file\n"))
+        #expect(noPath.err.hasPrefix("widget-host: validate needs a plugin file, id or name\n"))
 
         for bad in ["abc", "0", "-1", "3601"] {
             let timeout = try Self.run(["validate", "x.so", "--timeout", bad])

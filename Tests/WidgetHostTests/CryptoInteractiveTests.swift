@@ -66,7 +66,7 @@ struct CryptoInteractiveTests {
         let terminal = try Tmux([TestSupport.widgetHost, "launch", "crypto", "--set", "crypto.priceURL=" + closed], environment: environment)
         defer { terminal.kill() }
         let offline = try terminal.waitFor("the unavailable state") { $0.contains("Price unavailable") }
-        #expect(offline.contains("network unreachable") && offline.contains("[1] Retry"), "\(offline)")
+        #expect(offline.contains("could not connect") && offline.contains("[1] Retry"), "\(offline)")
         try terminal.send("1")
         try terminal.waitFor("the same state after Retry") { $0.contains("Price unavailable") && $0.contains("[1] Retry") }
         try terminal.send("q")

@@ -177,7 +177,7 @@ struct CryptoPluginTests {
         let closed = try LoopbackHTTPServer.closedPortURL("/v2/assets/bitcoin")
         let screen = try CryptoHost.screen(["--set", "crypto.priceURL=\(closed)", "--actions", "retrieve"])
         #expect(screen.unavailable?.code == "unreachable", "\(screen)")
-        #expect(screen.unavailable?.reason == "network unreachable")
+        #expect(screen.unavailable?.reason.hasPrefix("could not connect to the server") == true)
 
         // The real default endpoints, on a machine whose every outside connection is refused.
         let fresh = try CryptoHost.screen(["--once"])

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import WidgetHostKit
 
@@ -115,14 +116,56 @@ struct HTTPClientTests {
         #expect(throws: HTTPClient.Failure.tooLarge(50_000)) { try client.get(server.url("/big"), timeout: 10, maxBytes: 50_000) }
     }
 
-    @Test("a refused connection (nothing listens on the port) gives .unreachable")
+    @Test("a refused connection (nothing listens on the port) says 'connection refused', not 'network unreachable'")
     func refused() throws {
         let url = try LoopbackHTTPServer.closedPortURL("/nothing")
         let error = #expect(throws: HTTPClient.Failure.self) { try client.get(url, timeout: 10) }
-        guard case .unreachable? = error else {
-            Issue.record("expected .unreachable, got \(String(describing: error))")
+        guard case .unreachable(.refused, _)? = error else {
+            Issue.record("expected .unreachable(.refused), got \(String(describing: error))")
             return
         }
+        #expect(error?.description.hasPrefix("connection refused") == true, "\(String(describing: error))")
+    }
+
+    @Test("https to a server that speaks plain HTTP is a TLS failure, named as one")
+    func tlsFailure() throws {
+        // A listener that answers the TLS hello with plain HTTP, at once.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0,
+                                  sin_addr: in_addr(s_addr: UInt32(0x7F00_0001).bigEndian), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 1) == 0)
+        let answered = DispatchSemaphore(value: 0)
+        Thread {
+            let connection = accept(listener, nil, nil)
+            var hello = [UInt8](repeating: 0, count: 4096)
+            _ = recv(connection, &hello, hello.count, 0)
+            let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
+            _ = send(connection, reply, reply.count, Int32(MSG_NOSIGNAL))
+            close(connection)
+            answered.signal()
+        }.start()
+        let url = "https://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/"
+        defer { answered.wait() }
+        let error = #expect(throws: HTTPClient.Failure.self) { try client.get(url, timeout: 10) }
+        guard case let .failed(reason)? = error else {
+            Issue.record("expected .failed, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.hasPrefix("TLS failure: "), "\(reason)")
+    }
+
+    @Test("libcurl's codes and the errno behind them map to the real cause",
+          arguments: [(Int32(6), Int32(0), "DNS failure"), (7, ECONNREFUSED, "connection refused"), (7, ENETUNREACH, "no route"),
+                      (7, EHOSTUNREACH, "no route"), (7, 0, "could not connect"), (5, 0, "DNS failure"), (35, 0, "TLS failure"),
+                      (60, 0, "TLS failure"), (28, 0, "no response within"), (56, 0, "the connection failed")])
+    func causes(code: Int32, osErrno: Int32, prefix: String) {
+        let failure = HTTPClient.failure(code: code, osErrno: osErrno, reason: "detail", url: "http://x/", maxBytes: 1, timeout: 2)
+        #expect(failure.description.hasPrefix(prefix), "\(code)/\(osErrno): \(failure)")
     }
 
     @Test("a URL that is not absolute http(s) gives .badURL without connecting anywhere",

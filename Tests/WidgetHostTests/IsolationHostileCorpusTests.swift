@@ -91,7 +91,7 @@ struct IsolationSessionTests {
 
     private func text(_ screen: RenderedScreen?) -> String? {
         guard case let .success(view)? = screen?.view else { return nil }
-        return view.root.json["text"]?.string
+        return view.json["text"]?.string
     }
 
     @Test("a crash in render is shown, the next widget is served, and r starts it again")

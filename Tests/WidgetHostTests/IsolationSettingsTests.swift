@@ -100,4 +100,27 @@ struct IsolationSettingsTests {
         #expect(HTTPAllowList.denial(of: "https://evil.example/steal?k=1", for: manifest, log: log)
             == "denied GET https://evil.example/steal?k=1: evil.example is not among the hosts its manifest declares (api.example.com)")
     }
+
+    @Test("the allow-list judges the host libcurl connects to, not what another parser reads in the text",
+          arguments: [#"http://localhost\@127.0.0.1:PORT/"#, "http://localhost@127.0.0.1:PORT/", "http://127.0.0.1:PORT#@localhost/",
+                      "http://127.0.0.1:PORT?@localhost/", "http://%31%32%37.0.0.1:PORT/"])
+    func hostAsCurlReadsIt(template: String) throws {
+        let server = try LoopbackHTTPServer(always: .ok("secret"))
+        defer { server.stop() }
+        let url = template.replacingOccurrences(of: "PORT", with: String(server.port))
+        let manifest = try Manifest(bytes: Array(#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["localhost"]}}"#.utf8))
+        let log = HostLog(threshold: .error)
+        // Whatever the client makes of the URL, nothing may reach 127.0.0.1.
+        _ = try? HTTPClient().get(url, timeout: 5) { HTTPAllowList.denial(of: $0, for: manifest, log: log) }
+        #expect(server.requests.isEmpty, "\(url) reached a host its manifest does not declare")
+        #expect(HTTPAllowList.denial(of: url, for: manifest, log: log)?.contains("127.0.0.1 is not among the hosts") == true)
+    }
+
+    @Test("the host of a URL is read as libcurl reads it")
+    func curlHost() {
+        #expect(HTTPAllowList.host(of: "https://API.example.com:8443/x?y#z") == "API.example.com")
+        #expect(HTTPAllowList.host(of: "http://user:pw@example.com/") == "example.com")
+        #expect(HTTPAllowList.host(of: "http://[::1]:80/") == "[::1]")
+        #expect(HTTPAllowList.host(of: "not a url") == nil)
+    }
 }

@@ -8,7 +8,8 @@ import Testing
 /// terminal given back as it was found, after q, Ctrl-C, or a crash.
 @Suite("Launch, interactive", .enabled(if: Tmux.path != nil, "needs tmux"))
 struct LaunchInteractiveTests {
-    static let keys = "1-9 choose · b back · r refresh · q quit"
+    /// The end of the keys line, whatever the number of actions.
+    static let keys = "b back · r refresh · q quit"
 
     /// A shell in tmux, in a private home, ready to run widget-host.
     static func shell(_ extra: [String: String] = [:]) throws -> (Tmux, [String: String]) {
@@ -62,8 +63,9 @@ struct LaunchInteractiveTests {
         #expect(try terminal.terminalFlags() == ["echo", "icanon"])
         try terminal.type(try Self.command(["launch", "views", "--screen", "form"]))
         let first = try terminal.waitFor("the form") { $0.contains("Waves: 0") && $0.contains(Self.keys) }
+        #expect(first.contains("1-5 choose · b back"), "the keys line counts the form's five actions:\n\(first)")
         #expect(try terminal.inAlternateScreen)
-        for (number, label) in ["Wave", "Your name: [type a name]", "Alpha", "Beta", "Hello's about page →"].enumerated() {
+        for (number, label) in ["Wave", "Your name: [ ] type a name", "Alpha", "Beta", "Hello's about page →"].enumerated() {
             #expect(first.contains("│ [\(number + 1)] \(label)"), "\(first)")
         }
 
@@ -131,7 +133,8 @@ struct LaunchInteractiveTests {
         let (terminal, _) = try Self.shell()
         defer { terminal.kill() }
         try terminal.type(try Self.command(["launch", "hello"]))
-        try terminal.waitFor("Hello") { $0.contains("Hello, world! Waves: 0") && $0.contains(Self.keys) }
+        let hello = try terminal.waitFor("Hello") { $0.contains("Hello, world! Waves: 0") && $0.contains(Self.keys) }
+        #expect(!hello.contains("choose"), "a screen with no action offers none:\n\(hello)")
         #expect(try terminal.inAlternateScreen)
         try terminal.press("C-c")
         let status = try Self.waitForExit(terminal)
@@ -256,11 +259,11 @@ struct LaunchInteractiveTests {
         defer { terminal.kill() }
         try terminal.recordOutput()
         try terminal.type(try Self.command(["launch", "views", "--screen", "many_actions"]))
-        let screen = try terminal.waitFor("the actions") { $0.contains("Action 11") && $0.contains(Self.keys) }
+        let screen = try terminal.waitFor("the actions") { $0.contains("Action 11") && $0.contains("1-11 + Enter choose · b back · r refresh · q quit") }
         for number in 1...9 {
             #expect(screen.contains("│ [\(number)] Action \(number) "), "\(screen)")
         }
-        #expect(screen.contains("│ [ ] Action 10 ") && screen.contains("│ [ ] Action 11 "), "\(screen)")
+        #expect(screen.contains("│ [10] Action 10 ") && screen.contains("│ [11] Action 11 "), "\(screen)")
         try terminal.send("q")
         #expect(try Self.waitForExit(terminal) == 0)
         let output = try terminal.recorded()

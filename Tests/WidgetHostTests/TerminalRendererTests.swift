@@ -69,14 +69,14 @@ struct TerminalRendererTests {
         "The quick brown fox jumps over the lazy dog while seven wizards quietly judge boxing matches in the park",
         "Supercalifragilisticexpialidocious-antidisestablishmentarianism-floccinaucinihilipilification",
         "[1] Retrieve the latest prices from every exchange we know about",
-        "[2] Delivery instructions: [leave the parcel with the neighbour at number twelve]",
+        "[2] Delivery instructions: [ ] leave the parcel with the neighbour at number twelve",
         "[3] Coinbase", "forty-three thousand two hundred dollars and fifteen cents (BTC-USD)",
         "[4] Kraken", "spread against the average of the others",
         "[image: A photograph of the hotel lobby with its marble staircase]",
         "[5] Open the booking page for this reservation →",
     ]
 
-    static let widths = [24, 30, 40, 41, 57, 80, 133]
+    static let widths = [24, 30, 40, 41, 57, 80, 100]
 
     // MARK: Display width
 
@@ -179,13 +179,13 @@ struct TerminalRendererTests {
 
     // MARK: Numbering
 
-    @Test("actions are numbered [1] to [9] in on-screen order; later ones get [ ]; a list without an action gets bullets")
+    @Test("every action is numbered in on-screen order, past 9 too; a list without an action gets bullets")
     func numbering() throws {
         let buttons = (1...11).map { Node.button(title: "Action \($0)", action: "a\($0)", value: nil) }
         let screen = Node.stack(axis: .vertical, children: [.list(action: nil, rows: [.init(id: "x", title: "Info", detail: nil, badge: nil)])] + buttons)
         let lines = RenderedBox.contents(TerminalRenderer(width: 40, color: false).render(screen, title: "Many"))
         #expect(lines.first == "• Info")
-        #expect(Array(lines.dropFirst()) == (1...9).map { "[\($0)] Action \($0)" } + ["[ ] Action 10", "[ ] Action 11"])
+        #expect(Array(lines.dropFirst()) == (1...11).map { "[\($0)] Action \($0)" })
     }
 
     @Test("the numbers follow the same reading order as the screen's actions, through stacks and sections")
@@ -204,9 +204,9 @@ struct TerminalRendererTests {
 
     // MARK: Width
 
-    @Test("no line is wider than the width given, footer included; the width is at least 24", arguments: [10, 24, 40, 80, 200])
+    @Test("no line is wider than the width given, footer included; the box is at most 100 wide", arguments: [24, 40, 80, 100, 101, 250])
     func fitsTheWidth(_ width: Int) {
-        let expected = max(width, TerminalRenderer.minimumWidth)
+        let expected = min(width, TerminalRenderer.maximumWidth)
         for screen in [Self.wideScreen, Self.everyKind, Self.longScreen] {
             let output = TerminalRenderer(width: width, color: false).render(screen, title: "A title", footer: "1-9 choose · b back · r refresh · q quit, and a long footer that must wrap")
             for line in output.split(separator: "\n").map(String.init) {
@@ -214,6 +214,53 @@ struct TerminalRendererTests {
             }
             #expect(RenderedBox.lines(output).allSatisfy { WidthOracle.width($0) == expected })
         }
+    }
+
+    @Test("a terminal narrower than 24 columns gets a 'too narrow' message that fits, no box and no footer", arguments: [1, 5, 12, 23])
+    func tooNarrow(_ width: Int) {
+        let output = TerminalRenderer(width: width, color: true).render(Self.everyKind, title: "A title", footer: "1-9 choose · b back")
+        #expect(RenderedBox.lines(output).isEmpty, "\(output)")
+        #expect(!output.contains("choose") && !output.hasEscape, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { WidthOracle.width($0) <= width }, "\(output)")
+        if width >= 12 {
+            #expect(lines.first == "Too narrow:" || lines.first?.hasPrefix("Too narrow: \(width)") == true, "\(output)")
+            #expect(lines.joined(separator: " ") == "Too narrow: \(width) columns; needs at least 24.", "\(output)")
+        }
+    }
+
+    @Test("an empty field shows an empty box and its placeholder dimmed; a field with a value shows the value plainly")
+    func placeholderUnlikeValue() throws {
+        let empty = Node.field(label: "Amount", action: "update", placeholder: "0.00", value: "", input: .amount)
+        let filled = Node.field(label: "Amount", action: "update", placeholder: "0.00", value: "0.00", input: .amount)
+        let plain = TerminalRenderer(width: 40, color: false)
+        #expect(RenderedBox.contents(plain.render(empty, title: "T")) == ["[1] Amount: [ ] 0.00"])
+        #expect(RenderedBox.contents(plain.render(filled, title: "T")) == ["[1] Amount: [0.00]"])
+        // In colour the placeholder is dim, italic and grey; the value has no style at all.
+        let coloured = TerminalRenderer(width: 40, color: true)
+        #expect(coloured.render(empty, title: "T").contains("\u{1B}[2;3;90m[1] Amount: [ ] 0.00\u{1B}[0m"))
+        #expect(!coloured.render(filled, title: "T").hasEscape)
+    }
+
+    @Test("a window of a tall screen: its borders count the lines above and below, and every line is reachable")
+    func window() throws {
+        let screen = Node.stack(axis: .vertical, children: (1...60).map { Self.text("Line \($0)") })
+        let layout = TerminalRenderer(width: 40, color: false).layout(screen, title: "Tall")
+        #expect(layout.bodyCount == 60)
+        let top = layout.window(rows: 10, offset: 0)
+        #expect(RenderedBox.contents(top) == (1...10).map { "Line \($0)" })
+        #expect(RenderedBox.lines(top).last?.contains(" ↓ 50 more ─┘") == true, "\(top)")
+        #expect(RenderedBox.lines(top).first?.contains("more") == false, "\(top)")
+        let middle = layout.window(rows: 10, offset: 20)
+        #expect(RenderedBox.contents(middle) == (21...30).map { "Line \($0)" })
+        #expect(RenderedBox.lines(middle).first?.hasSuffix(" ↑ 20 more ─┐") == true && RenderedBox.lines(middle).first?.hasPrefix("┌─ Tall ") == true, "\(middle)")
+        // Past the end is the last window.
+        let bottom = layout.window(rows: 10, offset: 1000)
+        #expect(RenderedBox.contents(bottom) == (51...60).map { "Line \($0)" })
+        #expect(RenderedBox.lines(bottom).last == "└" + String(repeating: "─", count: 38) + "┘")
+        #expect(RenderedBox.lines(top + middle + bottom).allSatisfy { WidthOracle.width($0) == 40 })
+        #expect(TerminalRenderer.Layout.clamp(-5, count: 60, rows: 10) == 0)
+        #expect(TerminalRenderer.Layout.clamp(5, count: 8, rows: 10) == 0)
     }
 
     @Test("at 40 columns text is wrapped, not cut: buttons, fields, rows, images and links show whole", arguments: [40, 24])
@@ -300,10 +347,10 @@ struct TerminalRendererTests {
             #expect(box.allSatisfy { WidthOracle.width($0) == 40 }, "\(run)")
         }
 
-        @Test("the box fits the width COLUMNS gives; without COLUMNS and a terminal it is 80", arguments: [nil, "24", "57", "133"])
+        @Test("the box fits the width COLUMNS gives, up to 100; without COLUMNS and a terminal it is 80", arguments: [nil, "24", "57", "133", "250"])
         func followsColumns(_ columns: String?) throws {
             let run = try ViewsFixture.text("wide", environment: columns.map { ["COLUMNS": $0] } ?? [:])
-            let width = columns.flatMap { Int($0) } ?? 80
+            let width = min(columns.flatMap { Int($0) } ?? 80, TerminalRenderer.maximumWidth)
             let box = RenderedBox.lines(run.stdout)
             #expect(!box.isEmpty, "\(run)")
             #expect(box.allSatisfy { WidthOracle.width($0) == width }, "\(run)")
@@ -342,13 +389,13 @@ struct TerminalRendererTests {
             #expect(!run.stdout.unicodeScalars.contains("\u{07}"), "\(run.stdout.debugDescription)")
         }
 
-        @Test("actions are numbered in on-screen order, [1] to [9], then [ ]")
+        @Test("actions are numbered in on-screen order, past 9 too")
         func numbering() throws {
             let run = try ViewsFixture.text("many_actions")
-            #expect(RenderedBox.contents(run.stdout) == (1...9).map { "[\($0)] Action \($0)" } + ["[ ] Action 10", "[ ] Action 11"], "\(run)")
+            #expect(RenderedBox.contents(run.stdout) == (1...11).map { "[\($0)] Action \($0)" } + ["Picked: none"], "\(run)")
             let main = RenderedBox.contents(try ViewsFixture.text("main").stdout)
             let numbered = main.filter { $0.hasPrefix("[") && $0.dropFirst(2).hasPrefix("]") && $0.dropFirst().first?.isNumber == true }
-            #expect(numbered == ["[1] Wave", "[2] Name: [your name]", "[3] Alpha  first  (new)", "[4] Beta", "[5] About Hello →"], "\(main)")
+            #expect(numbered == ["[1] Wave", "[2] Name: [ ] your name", "[3] Alpha  first  (new)", "[4] Beta", "[5] About Hello →"], "\(main)")
         }
     }
 }

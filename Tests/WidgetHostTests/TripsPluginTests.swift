@@ -4,7 +4,7 @@ import Testing
 
 /// The My Trips widget (Plugins/TripsPlugin), driven through the real
 /// `widget-host` the way the app and a person use it: bookings written with
-/// `store put`, screens read with `launch --format json` and `timeline --json`.
+/// `store put`, screens read with `launch --format json` and `timeline --screen-json`.
 @Suite("My Trips widget")
 struct TripsPluginTests {
     // MARK: - Step boundaries
@@ -98,7 +98,93 @@ struct TripsPluginTests {
 
     // MARK: - The timeline
 
-    @Test("timeline --json: an entry at each step's start and a final no-booking entry")
+    @Test("timeline --json gives each entry's date and data as JSON, the same entries the screen lists")
+    func timelineEntriesAsData() throws {
+        let world = try TripsWorld()
+        try world.put(TripsBookings.document([TripsBookings.paris]))
+        let run = try world.run(["timeline", "trips", "--json", "--now", "2026-06-12T00:00:00Z", "--wait", "600"])
+        #expect(run.status == 0, "\(run)")
+        let json = try run.json()
+        #expect(json["plugin"]?.string == "org.widgethost.trips")
+        #expect(json["error"] == .null)
+        #expect(json["view"] == nil, "entries, not a rendered screen")
+        let entries = try #require(json["entries"]?.array)
+        let screen = try world.timeline(at: "2026-06-12T00:00:00Z")
+        #expect(entries.map { $0["date"]?.string ?? "" } == screen.dates, "\(run)")
+        #expect(entries.map { $0["current"] } == [true, false, false])
+        let hotel = try #require(entries.first?["data"])
+        #expect(hotel["kind"]?.string == "hotel")
+        #expect(hotel["booking"]?.string == "B-1042")
+        #expect(hotel["end"]?.string == "2026-06-14T11:00:00+02:00")
+        #expect(hotel["hotel"]?["name"]?.string == "Hôtel du Louvre")
+        #expect(hotel["hotel"]?["check_in"]?.string == "2026-06-10T15:00:00+02:00")
+        let flight = try #require(entries.dropFirst().first?["data"])
+        #expect(flight["kind"]?.string == "inbound_flight")
+        #expect(flight["flight"]?["code"]?.string == "IB3437")
+        #expect(flight["flight"]?["arrival_airport"]?.string == "MAD")
+        #expect(entries.last?["data"] == .null, "the final entry shows no booking")
+    }
+
+    @Test("timeline --json with no bookings: no entries and the reason; a widget answering no timeline query is refused")
+    func timelineEntriesErrors() throws {
+        let world = try TripsWorld()
+        let empty = try world.run(["timeline", "trips", "--json", "--now", "2026-06-12T00:00:00Z", "--wait", "600"])
+        #expect(empty.status == 0, "\(empty)")
+        #expect(try empty.json()["entries"] == .array([]), "\(empty)")
+        #expect(try empty.json()["error"]?.string?.contains("trips.bookings") == true, "\(empty)")
+        let crypto = try world.run(["timeline", "crypto", "--json"])
+        #expect(crypto.status == 1, "\(crypto)")
+        #expect(crypto.stderr.contains("answers no timeline query"), "\(crypto)")
+    }
+
+    // MARK: - Sample data that stays current
+
+    static let sample = TestSupport.packageRoot + "/Plugins/TripsPlugin/sample-bookings.json"
+    static let sampleAnchor = "2026-06-11T12:00:00+02:00"
+
+    @Test("store put --shift-dates moves every time by whole days, each in its own offset, and leaves the rest alone")
+    func shiftDatesExactly() throws {
+        let world = try TripsWorld()
+        let put = try world.run(["store", "put", "trips.bookings", "--file", Self.sample, "--shift-dates", Self.sampleAnchor,
+                                 "--now", "2030-01-01T09:00:00Z"])
+        #expect(put.status == 0, "\(put)")
+        let stored = try JSONParser.parse(try world.run(["store", "get", "trips.bookings"]).stdout)
+        let bookings = try #require(stored["bookings"]?.array)
+        // 2026-06-11 to 2030-01-01 (09:00Z is within half a day of the anchor's 10:00Z) is 1299 days.
+        #expect(bookings[0]["outbound_flight"]?["departure_time"]?.string == "2029-12-31T08:05:00+02:00")
+        #expect(bookings[0]["hotel"]?["check_in"]?.string == "2029-12-31T15:00:00+02:00")
+        #expect(bookings[1]["outbound_flight"]?["arrival_time"]?.string == "2030-01-23T15:20:00-04:00")
+        #expect(bookings[0]["hotel"]?["name"]?.string == "Hôtel du Louvre")
+        #expect(bookings[2]["hotel"]?["image_url"] == .null)
+        #expect(bookings[0]["outbound_flight"]?["code"]?.string == "IB3436")
+    }
+
+    @Test("the README's sample command gives a trip that is current today, with no --now")
+    func sampleIsCurrentToday() throws {
+        let world = try TripsWorld()
+        let put = try world.run(["store", "put", "trips.bookings", "--file", Self.sample, "--shift-dates", Self.sampleAnchor])
+        #expect(put.status == 0, "\(put)")
+        let run = try world.run(["launch", "trips", "--once", "--format", "json", "--wait", "600"])
+        let screen = try TripsScreen(run)
+        #expect(run.status == 0, "\(run)")
+        #expect(screen.shown == "Hotel", "the Paris hotel stay is under way: \(screen)")
+    }
+
+    @Test("store put --shift-dates refuses a bad time (usage, exit 2) and a value that is not JSON (exit 1), storing nothing")
+    func shiftDatesErrors() throws {
+        let world = try TripsWorld()
+        let bad = try world.run(["store", "put", "trips.bookings", "--file", Self.sample, "--shift-dates", "June"])
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("--shift-dates takes an ISO 8601 time"), "\(bad)")
+        let text = world.home + "/not.json"
+        try TestSupport.write(Array("not json".utf8), to: text)
+        let notJSON = try world.run(["store", "put", "trips.bookings", "--file", text, "--shift-dates", Self.sampleAnchor])
+        #expect(notJSON.status == 1, "\(notJSON)")
+        #expect(notJSON.stderr.contains("--shift-dates needs a JSON value"), "\(notJSON)")
+        #expect(try world.run(["store", "get", "trips.bookings"]).status == 1, "nothing was stored")
+    }
+
+    @Test("timeline --screen-json: an entry at each step's start and a final no-booking entry")
     func timelineJSON() throws {
         let world = try TripsWorld()
         try world.put(TripsBookings.document([TripsBookings.paris]))

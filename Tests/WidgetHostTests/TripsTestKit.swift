@@ -5,7 +5,7 @@ import Testing
 
 /// The My Trips tests' world: a private home (so a private shared
 /// container), bookings written as the app writes them, and the widget's
-/// screens read back from `launch --format json` and `timeline --json`.
+/// screens read back from `launch --format json` and `timeline --screen-json`.
 struct TripsWorld {
     let home: String
 
@@ -42,9 +42,9 @@ struct TripsWorld {
         return try TripsScreen(run)
     }
 
-    /// The entries `timeline trips --json` prints at `now`.
+    /// The entries `timeline trips --screen-json` prints at `now`.
     func timeline(at now: String) throws -> TripsTimelineOutput {
-        let run = try run(["timeline", "trips", "--json", "--now", now, "--wait", "600"])
+        let run = try run(["timeline", "trips", "--screen-json", "--now", now, "--wait", "600"])
         guard run.status == 0 else { throw TestSupport.Failure("timeline failed: \(run)") }
         return try TripsTimelineOutput(run)
     }
@@ -81,7 +81,7 @@ struct TripsLink: Equatable, CustomStringConvertible {
     var description: String { "\(title) -> \(target)" }
 }
 
-/// `timeline --json`: one section per entry, headed by the entry's date.
+/// `timeline --screen-json`: one section per entry, headed by the entry's date.
 struct TripsTimelineOutput: CustomStringConvertible {
     struct Entry: Equatable, CustomStringConvertible {
         let date: String

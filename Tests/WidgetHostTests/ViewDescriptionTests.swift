@@ -134,7 +134,7 @@ struct ViewDescriptionTests {
         let screen = try ViewDescription.parse(Array(text.utf8))
         #expect(screen == ViewScreen(root: .divider, error: expected))
         // And the encoder writes back what was read.
-        #expect(try ViewDescription.parse(Array(screen.json.serialized.utf8)) == screen)
+        #expect(try ViewDescription.parse(Array(screen.document.serialized.utf8)) == screen)
     }
 
     // MARK: Placeholders

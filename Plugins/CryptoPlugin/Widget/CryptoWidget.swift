@@ -83,6 +83,9 @@ final class CryptoWidget: Widget {
             } else {
                 fetch(Self.allExchanges, awaited: true)
             }
+        case WH_ACTION_REFRESH:
+            // The host's refresh (the `r` key): the feeds of the screen shown, fetched now.
+            fetch(value == "price" ? [.market] : Self.allExchanges, awaited: true)
         case "exchanges":
             try navigate(to: CryptoViews.exchangesLink)
         case "exchange":

@@ -44,7 +44,7 @@ enum PriceError: Error, Equatable, Sendable {
         switch self {
         case .noNetworkService: "no network access: the host did not grant the http service"
         case let .badURL(url): "not an http or https URL: \(url)"
-        case .unreachable: "network unreachable"
+        case .unreachable: "could not connect to the server (refused, no route or unknown host; WIDGET_HOST_LOG=info says which)"
         case let .timeout(milliseconds): "no answer within \(Self.seconds(milliseconds))"
         case .connectionFailed: "the connection broke off before the response was complete"
         case let .status(code, message):

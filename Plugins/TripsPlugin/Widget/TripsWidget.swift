@@ -61,6 +61,15 @@ final class TripsWidget: Widget {
         }
     }
 
+    /// `timeline`: the entries as data (TimelineQuery), once the bookings are
+    /// loaded; while they load, the failure says so and the host waits.
+    func query(_ id: String) throws(WidgetError) -> String {
+        guard id == "timeline" else { throw .unknownQuery(id) }
+        let now = host.nowMilliseconds ?? 0
+        guard let state = loaded(now: now) else { throw .failed("the bookings are still loading") }
+        return TimelineQuery.json(state, now: now).serialized
+    }
+
     func receive(topic: String, payload: String) {
         guard topic == "store.changed", let event = try? JSONParser.parse(payload),
               event["key"]?.string == BookingsSource.key else { return }

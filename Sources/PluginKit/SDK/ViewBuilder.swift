@@ -34,7 +34,7 @@ extension ViewNode {
     /// `Widget.render`. `error` declares the screen an error state (the
     /// message a script reads as the launch's `error`); nil for a screen
     /// that shows none.
-    public func screen(error: String? = nil) -> String { ViewScreen(root: self, error: error).json.serialized }
+    public func screen(error: String? = nil) -> String { ViewScreen(root: self, error: error).document.serialized }
 
     public var screen: String { screen() }
 }

@@ -14,6 +14,9 @@ public protocol Widget: AnyObject {
     func render(screen: String, params: JSONValue) throws(WidgetError) -> String
 
     /// A person's action on the current screen; `value` is nil for a button.
+    /// `WH_ACTION_REFRESH` (value: the screen shown) is the host's request
+    /// for fresh data, the terminal's `r`; a widget with nothing to refresh
+    /// throws `.unknownAction`, as the default does (see `widget_host/plugin.h`).
     func handle(action: String, value: String?) throws(WidgetError)
 
     /// A bus event the widget subscribed to.

@@ -1,4 +1,5 @@
 import Dispatch
+import PluginABI
 import Glibc
 import Synchronization
 
@@ -47,6 +48,8 @@ public final class Bus: Sendable {
     /// Events one publish may deliver before delivery moves to the dispatcher.
     public static let deliveryBudget = 64
     public static let defaultQueueLimit = 65_536
+    /// The largest payload a plugin may publish (bus.h).
+    public static let maxPayloadBytes = Int(WH_BUS_MAX_PAYLOAD_BYTES)
 
     public struct Subscription: Hashable, Sendable {
         public let id: UInt64
@@ -75,8 +78,7 @@ public final class Bus: Sendable {
         /// subscription changes, and when it grows past `cacheLimit` topics.
         /// Only topics known to be valid get here.
         var cache: [String: [Subscriber]] = [:]
-        var queue: [BusEvent] = []
-        var head = 0
+        var queue = FIFOQueue<BusEvent>()
         var delivering = false
         /// The thread delivering, while one is.
         var deliverer: pthread_t?
@@ -97,7 +99,7 @@ public final class Bus: Sendable {
             return all
         }
 
-        var waiting: Int { queue.count - head }
+        var waiting: Int { queue.count }
 
         var onDeliveringThread: Bool {
             deliverer.map { pthread_equal($0, pthread_self()) != 0 } ?? false
@@ -221,9 +223,7 @@ public final class Bus: Sendable {
         var delivered = 0
         while true {
             let step: Step = state.withLock { state in
-                guard state.head < state.queue.count else {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
+                guard !state.queue.isEmpty else {
                     state.delivering = false
                     state.deliverer = nil
                     return .idle
@@ -233,13 +233,7 @@ public final class Bus: Sendable {
                     return .handOff
                 }
                 state.deliverer = pthread_self()
-                let event = state.queue[state.head]
-                state.head += 1
-                // A bus that never goes idle must not grow without bound.
-                if state.head >= 1024 && state.head * 2 >= state.queue.count {
-                    state.queue.removeFirst(state.head)
-                    state.head = 0
-                }
+                let event = state.queue.popFirst()!
                 return .deliver(event, state.subscribers(for: event.topic))
             }
             switch step {

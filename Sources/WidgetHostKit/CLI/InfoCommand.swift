@@ -5,18 +5,14 @@ enum InfoCommand {
     static let command = Command(
         name: "info",
         summary: "show a plugin's manifest and whether it loads",
-        usage: "widget-host info ID|NAME|PATH [--plugin-dir DIR]... [--allow-insecure] [--allow-weak-sandbox] [--json]",
-        help: [("ID|NAME|PATH", "a full id, the last part of one (crypto), or a plugin file"),
-               CommonOptions.pluginDir, CommonOptions.allowInsecure, LaunchCommand.weakSandboxHelp, CommonOptions.json,
-               ("--timeout SECONDS", "how long loading may take (default 10)")],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--json", "--allow-weak-sandbox"]),
-                           options: CommonOptions.searchOptions.union(["--timeout"]), maxPositionals: 1),
+        operands: [PluginLookup.operand],
+        options: Option.search + [.allowWeakSandbox, .json, .value("--timeout", "SECONDS", "how long loading may take (default 10)")],
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("info needs a plugin id, name or path") }
             let timeout = try ValidateCommand.timeout(arguments)
             let discovery = cli.discovery(arguments)
             let candidate: PluginCandidate
-            switch PluginLookup.find(name, discovery: discovery, searchPath: cli.searchPath(arguments)) {
+            switch PluginLookup.find(name, cli, arguments) {
             case let .found(found):
                 candidate = found
             case let .failed(message):
@@ -72,37 +68,4 @@ enum InfoCommand {
     }
 
     private static func list(_ items: [String]) -> String { items.isEmpty ? "none" : items.joined(separator: ", ") }
-}
-
-/// Finds the plugin a person named: a file path, a full id, or the last
-/// segment of an id when only one plugin has it.
-enum PluginLookup {
-    enum Result {
-        case found(PluginCandidate)
-        case failed(String)
-    }
-
-    static func find(_ name: String, discovery: Discovery, searchPath: SearchPath) -> Result {
-        if name.contains("/") || name.hasSuffix(".so") {
-            return .found(discovery.inspect(path: name))
-        }
-        let plugins = discovery.scan(searchPath).plugins
-        let named = plugins.filter { $0.manifest != nil }
-        let matches = named.filter { $0.manifest!.id.value == name }
-        let byShortName = matches.isEmpty ? named.filter { $0.manifest!.id.shortName == name } : matches
-        let ids = Set(byShortName.map { $0.manifest!.id.value })
-        if ids.count > 1 {
-            return .failed("'\(name)' is ambiguous: it could be \(ids.sorted().joined(separator: " or ")); use the full id")
-        }
-        // Prefer the copy that would load: the usable one, not a shadowed or rejected twin.
-        if let best = byShortName.first(where: { $0.status == .ok }) ?? byShortName.first {
-            return .found(best)
-        }
-        let known = Set(named.flatMap { [$0.manifest!.id.value, $0.manifest!.id.shortName] })
-        if let close = Suggestions.closest(to: name, among: known.sorted(), limit: 3) {
-            return .failed("no plugin named '\(name)'. Did you mean: \(close.joined(separator: ", "))?")
-        }
-        let available = Set(named.map { $0.manifest!.id.value }).sorted()
-        return .failed("no plugin named '\(name)'" + (available.isEmpty ? "; no plugins were found" : ". Plugins found: \(available.joined(separator: ", "))"))
-    }
 }

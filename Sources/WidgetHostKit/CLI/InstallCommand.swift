@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// `widget-host install PATH` and `widget-host uninstall ID`: the user's
@@ -10,11 +9,8 @@ enum InstallCommand {
     static let install = Command(
         name: "install",
         summary: "validate a plugin, then copy it into your plugin directory",
-        usage: "widget-host install PATH [--force] [--allow-insecure]",
-        help: [("PATH", "the plugin file, as built"),
-               ("--force", "replace an installed plugin even if it is newer (a downgrade)"),
-               CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: ["--force", "--allow-insecure"], maxPositionals: 1),
+        operands: [Operand(name: "PATH", help: "the plugin file, as built", completion: .file)],
+        options: [.flag("--force", "replace an installed plugin even if it is newer (a downgrade)"), .allowInsecure],
         run: { cli, arguments in
             guard let path = arguments.positionals.first else { throw UsageError("install needs the path of a plugin file") }
             let discovery = cli.discovery(arguments)
@@ -44,9 +40,8 @@ enum InstallCommand {
     static let uninstall = Command(
         name: "uninstall",
         summary: "remove an installed plugin from your plugin directory",
-        usage: "widget-host uninstall ID",
-        help: [("ID", "the plugin's id, as `list` shows it")],
-        spec: ArgumentSpec(maxPositionals: 1),
+        operands: [Operand(name: "ID", help: "the plugin's id, as `list` shows it", completion: .plugin)],
+        options: [],
         run: { cli, arguments in
             guard let id = arguments.positionals.first else { throw UsageError("uninstall needs a plugin id") }
             let directory = pluginDirectory(cli.environment)
@@ -74,7 +69,7 @@ enum InstallCommand {
 
     /// The files in `directory` whose manifest carries `id`.
     static func installedCopies(of id: String, in directory: String, _ discovery: Discovery) -> [(path: String, version: String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? Discovery.entries(in: directory)) ?? []
         return names.filter { $0.hasSuffix(".so") }.sorted().compactMap { name in
             let path = directory + "/" + name
             guard let manifest = discovery.inspect(path: path).manifest, manifest.id.value == id else { return nil }
@@ -100,27 +95,15 @@ enum InstallCommand {
     /// Writes a temporary file in the target's directory, mode 0644, synced,
     /// then renames it over the target: readers see the old file or the new.
     static func copyAtomically(from source: String, to target: String) throws {
-        let directory = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-        } catch { throw InstallError("cannot create \(directory): \(error.localizedDescription)") }
-        guard let bytes = FileManager.default.contents(atPath: source) else { throw InstallError("cannot read \(source)") }
+        let directory = FileSystem.directory(of: target)
+        do { try FileSystem.makeDirectories(directory, mode: 0o755) } catch { throw InstallError("cannot create \(directory): \(error)") }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.contents(of: source) } catch { throw InstallError("cannot read \(source): \(error)") }
         var template = Array("\(directory)/.install.XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw InstallError("cannot write in \(directory): \(String(cString: strerror(errno)))") }
-        let temporary = String(cString: template)
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        let finished = written && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
+        guard descriptor >= 0 else { throw InstallError("cannot write in \(directory): \(SystemError(code: errno))") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let finished = FileSystem.writeAll(bytes, to: descriptor) && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
         close(descriptor)
         guard finished, rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))

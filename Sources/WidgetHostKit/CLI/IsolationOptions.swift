@@ -11,7 +11,7 @@ extension WidgetHostCLI {
     }
 
     func launcher(for settings: IsolationSettings) -> WidgetLauncher {
-        guard settings.mode == .always else { return launchInProcess }
+        guard settings.mode == .always else { return launchInProcess(maxEventsPerSecond: settings.maxEventsPerSecond) }
         return IsolatedLauncher(executable: executable, settings: settings, environment: environment).launcher
     }
 }

@@ -7,37 +7,26 @@ enum LaunchCommand {
     static let command = Command(
         name: "launch",
         summary: "show a widget: interactive on a terminal, rendered once otherwise",
-        usage: "widget-host launch ID|NAME [--screen NAME] [--once] [--format text|json] [--actions LIST] [--status] [--now ISO8601] [--set PLUGIN.KEY=VALUE]... [--config FILE] [--plugin-dir DIR]...",
-        help: [("ID|NAME", "the widget: a full id or the last part of one (crypto)"),
-               ("--screen NAME", "open this screen instead of the first"),
-               ("--once", "render once and exit, even on a terminal"),
-               ("--format text|json", "text for people (default), JSON for scripts"),
-               ("--actions LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
-               ("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
-               ("--wait SECONDS", "how long to wait for a loading widget before rendering (default 15)"),
-               ("--trace-events", "print every bus event on stderr as a line of JSON, as it is published"),
-               ("--now ISO8601", "the clock's starting time, such as 2026-05-01T09:30:00Z"),
-               LaunchCommand.isolateHelp, LaunchCommand.weakSandboxHelp] + LaunchCommand.runtimeHelp
-            + [CommonOptions.pluginDir, CommonOptions.allowInsecure],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--once", "--trace-events", "--isolate", "--status", "--allow-weak-sandbox"]),
-                           options: CommonOptions.searchOptions.union(["--screen", "--format", "--actions", "--wait"]).union(runtimeOptions),
-                           maxPositionals: 1),
+        operands: [Operand(name: "ID|NAME|LINK", help: "the widget: a full id, the last part of one (crypto), its display name (\"My Trips\"), or a widget://ID/SCREEN?PARAMS link",
+                           completion: .plugin)],
+        options: [.value("--screen", "NAME", "open this screen instead of the first (it may carry parameters: exchange?id=kraken)"),
+                  .flag("--once", "render once and exit, even on a terminal"),
+                  .value("--format", "text|json", "text for people (default), JSON for scripts", completion: .words(["text", "json"])),
+                  .value("--actions", "LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
+                  .flag("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
+                  .wait("how long to wait for a loading widget before rendering (default 15)"),
+                  .flag("--trace-events", "print every bus event on stderr as a line of JSON, as it is published")]
+            + homeOptions,
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("launch needs a widget id or name") }
             return try launch(cli, arguments, target: try target(name, screen: arguments.value("--screen")))
         }
     )
 
-    static let runtimeHelp = [("--config FILE", "read the configuration from FILE (default $XDG_CONFIG_HOME/widget-host/config.json)"),
-                              ("--set PLUGIN.KEY=VALUE", "override one configuration key (repeatable)")]
-    static let runtimeOptions: Set<String> = ["--config", "--set", "--now"]
-    static let isolateHelp = ("--isolate", "run each plugin in a sandboxed process of its own (config: \"host\": {\"isolation\": \"always\"})")
-    static let weakSandboxHelp = ("--allow-weak-sandbox",
-                                  "where the kernel lacks part of the sandbox (Landlock ABI 3, seccomp), run plugins in what there is instead of refusing them")
-
     /// `widget-host [OPTIONS]`: the home screen takes the options that make sense without a widget.
-    static let homeSpec = ArgumentSpec(flags: CommonOptions.searchFlags.union(["--isolate", "--allow-weak-sandbox"]),
-                                       options: CommonOptions.searchOptions.union(runtimeOptions))
+    static let homeOptions: [Option] = [.now("the clock's starting time, such as 2026-05-01T09:30:00Z"), .isolate, .allowWeakSandbox]
+        + Option.configuration + Option.search
+    static let homeSpec = Option.spec(homeOptions, operands: 0)
 
     /// `target` nil opens the home screen.
     static func launch(_ cli: WidgetHostCLI, _ arguments: Arguments, target: NavigationTarget?) throws -> Int32 {
@@ -45,9 +34,7 @@ enum LaunchCommand {
         let wait = try seconds(arguments.value("--wait"), default: 15)
         let actions = try parseActions(arguments.value("--actions"))
         let runtime = try cli.runtime(arguments)
-        let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
-        report.warnings.forEach { cli.console.error("warning: \($0)") }
-        WidgetHostCLI.configWarnings(runtime.config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { cli.console.error("warning: \($0)") }
+        let report = cli.scan(arguments, config: runtime.config)
         let isolation = try cli.isolationSettings(arguments, config: runtime.config)
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: cli.launcher(for: isolation))
         if arguments.has("--trace-events") {
@@ -59,13 +46,11 @@ enum LaunchCommand {
         }
 
         if let target {
-            do { try session.open(target) } catch {
-                // Suggest screens when the plugin was found, plugins when it was not.
-                let plugin = session.manifests.first { $0.id.value == target.plugin || $0.id.shortName == target.plugin.lowercased() }
-                let (wrong, names) = plugin.map { (target.screen ?? "", $0.screens.map(\.id)) }
-                    ?? (target.plugin, session.manifests.flatMap { [$0.id.value, $0.id.shortName] })
-                let hint = Suggestions.closest(to: wrong, among: names, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
-                    ?? (plugin.map { ". Its screens: \($0.screens.map(\.id).joined(separator: ", "))" } ?? "")
+            guard let manifest = usablePlugin(cli, named: target.plugin, in: report.plugins) else { return 1 }
+            do { try session.open(NavigationTarget(plugin: manifest.id.value, screen: target.screen, params: target.params)) } catch {
+                let screens = manifest.screens.map(\.id)
+                let hint = Suggestions.closest(to: target.screen ?? "", among: screens, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
+                    ?? ". Its screens: \(screens.joined(separator: ", "))"
                 cli.console.error("\(error)\(hint)")
                 return 1
             }
@@ -108,6 +93,23 @@ enum LaunchCommand {
         _ = Unmanaged.passRetained(session)
         if stillLoading(screen, wait: wait, console: cli.console) { return 1 }
         return failed ? 1 : 0
+    }
+
+    /// The manifest of the plugin `name` resolves to, if a usable copy of it
+    /// was found; else nil, having said why (no such name, or the copy found
+    /// was refused, and for what).
+    static func usablePlugin(_ cli: WidgetHostCLI, named name: String, in plugins: [PluginCandidate]) -> Manifest? {
+        switch PluginLookup.find(name, in: plugins) {
+        case let .failed(message):
+            cli.console.error(message)
+            return nil
+        case let .found(candidate):
+            guard candidate.status == .ok, let manifest = candidate.manifest else {
+                cli.console.error("\(candidate.manifest?.id.value ?? name) cannot be used: \(candidate.path) is \(candidate.status.name): \(candidate.status.reason ?? "")")
+                return nil
+            }
+            return manifest
+        }
     }
 
     /// `--status`: the widget's status as one line of JSON. Returns 1 (with

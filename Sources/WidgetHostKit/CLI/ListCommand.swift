@@ -3,19 +3,20 @@ enum ListCommand {
     static let command = Command(
         name: "list",
         summary: "list the plugins on the search path, without loading them",
-        usage: "widget-host list [--plugin-dir DIR]... [--allow-insecure] [--json]",
-        help: [CommonOptions.pluginDir, CommonOptions.allowInsecure, CommonOptions.json],
-        spec: ArgumentSpec(flags: CommonOptions.searchFlags.union(["--json"]), options: CommonOptions.searchOptions),
+        operands: [],
+        options: Option.search + [.json] + Option.configuration,
         run: { cli, arguments in
-            let report = cli.discovery(arguments).scan(cli.searchPath(arguments))
-            report.warnings.forEach { cli.console.error("warning: \($0)") }
+            // The list is printed even when the configuration is broken, but
+            // the broken file is reported and the exit status says so.
+            let config = cli.reportedConfiguration(arguments)
+            let report = cli.scan(arguments, config: config ?? .empty)
             let quarantine = quarantineReasons(report.plugins, cli)
             if arguments.has("--json") {
                 cli.console.line(JSONValue.array(report.plugins.map { json($0, quarantine: quarantine[$0.path]) }).serialized)
             } else {
                 cli.console.out(text(report, quarantine: quarantine))
             }
-            return 0
+            return config == nil ? 1 : 0
         }
     )
 

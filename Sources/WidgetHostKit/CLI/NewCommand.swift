@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// `widget-host new NAME [--swift | --c] [--dir DIR] [--sdk PATH]`: a
@@ -8,13 +7,12 @@ enum NewCommand {
     static let command = Command(
         name: "new",
         summary: "make a new plugin project (Swift package or C with a Makefile)",
-        usage: "widget-host new NAME [--swift | --c] [--dir DIR] [--sdk PATH]",
-        help: [("NAME", "the plugin's id (org.example.hello) or its last part (hello, for org.example.hello)"),
-               ("--swift", "a Swift package using PluginKit (the default)"),
-               ("--c", "a C file, its headers and a Makefile"),
-               ("--dir DIR", "where to make it (default ./LAST-PART-OF-ID); must not exist or be empty"),
-               ("--sdk PATH", "this package's source (default: WIDGET_HOST_SDK, or the one widget-host was built from)")],
-        spec: ArgumentSpec(flags: ["--swift", "--c"], options: ["--dir", "--sdk"], maxPositionals: 1),
+        operands: [Operand(name: "NAME", help: "the plugin's id (org.example.hello) or its last part (hello, for org.example.hello)")],
+        options: [.flag("--swift", "a Swift package using PluginKit (the default)"),
+                  .flag("--c", "a C file, its headers and a Makefile"),
+                  .value("--dir", "DIR", "where to make it (default ./LAST-PART-OF-ID); must not exist or be empty", completion: .directory),
+                  .value("--sdk", "PATH", "this package's source (default: WIDGET_HOST_SDK, or the one widget-host was built from)",
+                         completion: .directory)],
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("new needs a NAME, such as hello") }
             guard !(arguments.has("--swift") && arguments.has("--c")) else { throw UsageError("choose one of --swift and --c") }
@@ -30,7 +28,7 @@ enum NewCommand {
                 throw UsageError("cannot find widget-host's source; pass --sdk PATH (the directory holding its Package.swift)")
             }
             let directory = arguments.value("--dir") ?? id.shortName
-            if let existing = try? FileManager.default.contentsOfDirectory(atPath: directory), !existing.isEmpty {
+            if let existing = try? Discovery.entries(in: directory), !existing.isEmpty {
                 cli.console.error("\(directory) exists and is not empty; choose another --dir")
                 return 1
             }
@@ -40,10 +38,13 @@ enum NewCommand {
                 : swiftProject(id: id, module: module, sdk: sdk, host: host)
             for (path, text) in template.files {
                 let full = directory + "/" + path
-                try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-                if path.hasSuffix(".sh") { chmod(full, 0o755) }
+                do {
+                    try FileSystem.makeDirectories(FileSystem.directory(of: full), mode: 0o755)
+                    try FileSystem.write(Array(text.utf8), to: full, mode: path.hasSuffix(".sh") ? 0o755 : 0o644)
+                } catch {
+                    cli.console.error("cannot write \(full): \(error)")
+                    return 1
+                }
             }
             cli.console.line("made \(id) in \(directory). Next:")
             cli.console.line("  cd \(directory)")
@@ -76,10 +77,10 @@ enum NewCommand {
         if let given = explicit ?? cli.environment["WIDGET_HOST_SDK"] {
             return resolved(given).flatMap { access($0 + header, R_OK) == 0 ? $0 : nil }
         }
-        var directory = resolved(cli.executable).map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        var directory = resolved(cli.executable).map(FileSystem.directory(of:)) ?? ""
         while directory.count > 1 {
             if access(directory + header, R_OK) == 0 { return directory }
-            directory = (directory as NSString).deletingLastPathComponent
+            directory = FileSystem.directory(of: directory)
         }
         return nil
     }
@@ -94,7 +95,7 @@ enum NewCommand {
     }
 
     static func swiftProject(id: PluginID, module: String, sdk: String, host: String) -> Template {
-        let identity = (sdk as NSString).lastPathComponent.lowercased()
+        let identity = FileSystem.lastComponent(of: sdk).lowercased()
         let library = ".build/debug/lib\(module).so"
         return Template(files: [
             ("widget.json", manifest(id, module)),

@@ -5,14 +5,11 @@ enum QuarantineCommand {
     static let command = Command(
         name: "quarantine",
         summary: "list the plugins the crash-loop breaker quarantined, or lift a quarantine",
-        usage: """
-        widget-host quarantine list [--json]
-               widget-host quarantine lift ID|NAME|PATH
-        """,
-        help: [("list", "every plugin with recent crashes, quarantined or not, and why"),
-               ("lift ID|NAME|PATH", "let a quarantined plugin run again and forget its crashes"),
-               CommonOptions.json],
-        spec: ArgumentSpec(flags: ["--json"], maxPositionals: 2),
+        operands: [Operand(name: "ACTION", help: "what to do:", choices: [
+                       ("list", "every plugin with recent crashes, quarantined or not, and why"),
+                       ("lift ID|NAME|PATH", "let a quarantined plugin run again and forget its crashes")]),
+                   Operand(name: "ID|NAME|PATH", help: "with lift: the plugin", optional: true, completion: .pluginOrFile)],
+        options: [.json],
         run: { cli, arguments in
             let store = QuarantineStore(environment: cli.environment)
             let words = arguments.positionals

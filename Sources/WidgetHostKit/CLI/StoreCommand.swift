@@ -6,16 +6,18 @@ enum StoreCommand {
     static let command = Command(
         name: "store",
         summary: "read and write the shared container that apps and widgets share",
-        usage: """
-        widget-host store put KEY [--file FILE | -]
-               widget-host store get KEY
-               widget-host store rm KEY
-               widget-host store list [--json]
+        operands: [Operand(name: "ACTION", help: "what to do:", choices: [
+                       ("put KEY [-]", "write KEY's value from --file, or from standard input with - (the default when it is piped)"),
+                       ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key")]),
+                   Operand(name: "KEY", help: "a key, such as trips.bookings", optional: true),
+                   Operand(name: "-", help: "with put: read the value from standard input", optional: true)],
+        options: [.value("--file", "FILE", "with put: the file holding the value", completion: .file), .json,
+                  .value("--shift-dates", "ISO8601", "with put: move every ISO 8601 time in the JSON value by the same whole number of days, so that this time falls within half a day of now"),
+                  .now("with --shift-dates: the time taken as now (default: the clock)")],
+        notes: """
+        Sample bookings for My Trips, moved so that now is the second day of the Paris trip:
+          widget-host store put trips.bookings --file Plugins/TripsPlugin/sample-bookings.json --shift-dates 2026-06-11T12:00:00+02:00
         """,
-        help: [("put KEY", "write KEY's value from FILE, or from standard input with - (the default when it is piped)"),
-               ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key"),
-               ("--file FILE", "with put: the file holding the value"), CommonOptions.json],
-        spec: ArgumentSpec(flags: ["--json"], options: ["--file"], maxPositionals: 3),
         run: { cli, arguments in
             let store = SharedStore(directory: SharedStore.defaultDirectory(cli.environment))
             let words = arguments.positionals
@@ -31,7 +33,9 @@ enum StoreCommand {
                 switch action {
                 case "put":
                     let key = try key()
-                    try store.put(key, try value(arguments, stdinWord: words.count == 3 ? words[2] : nil))
+                    var bytes = try value(arguments, stdinWord: words.count == 3 ? words[2] : nil)
+                    if let anchor = arguments.value("--shift-dates") { bytes = try shiftDates(bytes, anchor: anchor, now: arguments.value("--now")) }
+                    try store.put(key, bytes)
                 case "get":
                     guard let value = try store.get(try key()) else {
                         cli.console.error("no value for '\(words[1])' in \(store.directory)")
@@ -60,6 +64,41 @@ enum StoreCommand {
             return 0
         }
     )
+
+    /// `--shift-dates ANCHOR`: every ISO 8601 time in the JSON value moved by
+    /// (now - ANCHOR) rounded to whole days, each kept in its own offset, so
+    /// dated sample data stays current whenever it is loaded and its times of
+    /// day (a 15:00 check-in) stay as written.
+    static func shiftDates(_ bytes: [UInt8], anchor: String, now: String?) throws -> [UInt8] {
+        guard let from = ISO8601.milliseconds(from: anchor) else {
+            throw UsageError("--shift-dates takes an ISO 8601 time with an offset, such as 2026-06-11T12:00:00+02:00; got '\(anchor)'")
+        }
+        let to: Int64
+        if let now {
+            guard let given = ISO8601.milliseconds(from: now) else { throw UsageError("--now takes an ISO 8601 time with an offset; got '\(now)'") }
+            to = given
+        } else {
+            to = HostClock().nowMilliseconds
+        }
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
+            throw StoreError.io(key: nil, message: "--shift-dates needs a JSON value: \(error)")
+        }
+        let day: Int64 = 86_400_000
+        let days = CivilCalendar.floorDivide(to - from + day / 2, day)
+        return Array(shift(value, by: days * day).serialized.utf8)
+    }
+
+    private static func shift(_ value: JSONValue, by amount: Int64) -> JSONValue {
+        switch value {
+        case let .string(text):
+            guard let instant = ISO8601.parse(text) else { return value }
+            return .string(ISO8601.format(ISO8601.Instant(milliseconds: instant.milliseconds + amount, offsetMinutes: instant.offsetMinutes)))
+        case let .array(items): return .array(items.map { shift($0, by: amount) })
+        case let .object(members): return .object(members.map { ($0.0, shift($0.1, by: amount)) })
+        default: return value
+        }
+    }
 
     /// The value to put: from --file, or from standard input.
     private static func value(_ arguments: Arguments, stdinWord: String?) throws -> [UInt8] {

@@ -8,13 +8,20 @@ enum ValidateCommand {
     static let command = Command(
         name: "validate",
         summary: "exercise a plugin's whole contract in a child process and report each check",
-        usage: "widget-host validate PATH [--timeout SECONDS] [--allow-insecure] [--allow-weak-sandbox] [--json]",
-        help: [("PATH", "the plugin file"), ("--timeout SECONDS", "how long the plugin may take in all (default 10)"),
-               CommonOptions.allowInsecure, LaunchCommand.weakSandboxHelp, CommonOptions.json],
-        spec: ArgumentSpec(flags: ["--allow-insecure", "--allow-weak-sandbox", "--json"], options: ["--timeout"], maxPositionals: 1),
+        operands: [PluginLookup.operand],
+        options: [.value("--timeout", "SECONDS", "how long the plugin may take in all (default 10)"), .allowWeakSandbox, .json] + Option.search,
         run: { cli, arguments in
-            guard let path = arguments.positionals.first else { throw UsageError("validate needs the path of a plugin file") }
-            var validator = Validator(executable: cli.executable, timeout: try timeout(arguments), discovery: cli.discovery(arguments))
+            guard let name = arguments.positionals.first else { throw UsageError("validate needs a plugin file, id or name") }
+            let timeout = try timeout(arguments)
+            // A name is validated as the file it resolves to on the search path.
+            let path: String
+            switch PluginLookup.find(name, cli, arguments) {
+            case let .found(candidate): path = candidate.path
+            case let .failed(message):
+                cli.console.error(message)
+                return 1
+            }
+            var validator = Validator(executable: cli.executable, timeout: timeout, discovery: cli.discovery(arguments))
             validator.settings.allowWeakSandbox = arguments.has("--allow-weak-sandbox")
             let results = validator.validate(path: path)
             let failed = results.filter { $0.outcome == .fail }.count

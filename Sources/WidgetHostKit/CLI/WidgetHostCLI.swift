@@ -30,11 +30,36 @@ public struct WidgetHostCLI: Sendable {
                     log: HostLog(environment: environment))
     }
 
-    /// The runtime with `--config`, `--set` and `--now` applied.
-    func runtime(_ arguments: Arguments) throws -> HostRuntime {
+    /// The configuration file (`--config`, else the default one if it
+    /// exists) with `--set` applied. A broken one is an error.
+    func configuration(_ arguments: Arguments) throws -> HostConfig {
         let explicit = arguments.value("--config")
         var config = try HostConfig.load(path: explicit ?? HostConfig.defaultPath(environment), required: explicit != nil)
         for assignment in arguments.values("--set") { try config.set(assignment) }
+        return config
+    }
+
+    /// The configuration, or nil having reported why it is broken: for
+    /// commands that can do their work without it but must not hide it.
+    func reportedConfiguration(_ arguments: Arguments) -> HostConfig? {
+        do { return try configuration(arguments) } catch {
+            console.error("\(error)")
+            return nil
+        }
+    }
+
+    /// Scans the search path, warning about what is wrong with it and about
+    /// names in the configuration that match no plugin found.
+    func scan(_ arguments: Arguments, config: HostConfig) -> DiscoveryReport {
+        let report = discovery(arguments).scan(searchPath(arguments))
+        report.warnings.forEach { console.error("warning: \($0)") }
+        Self.configWarnings(config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { console.error("warning: \($0)") }
+        return report
+    }
+
+    /// The runtime with `--config`, `--set` and `--now` applied.
+    func runtime(_ arguments: Arguments) throws -> HostRuntime {
+        let config = try configuration(arguments)
         var start: Int64?
         if let now = arguments.value("--now") {
             guard let milliseconds = ISO8601.milliseconds(from: now) else {
@@ -45,28 +70,43 @@ public struct WidgetHostCLI: Sendable {
         return makeRuntime(config: config, clock: HostClock(startingAt: start))
     }
 
-    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install, InstallCommand.uninstall, NewCommand.command]
+    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command,
+                                      StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install,
+                                      InstallCommand.uninstall, NewCommand.command, HelpPages.command, completionCommand]
+
+    static let completionCommand = Command(
+        name: "completion",
+        summary: "print a shell completion script for bash, zsh or fish",
+        operands: [Operand(name: "SHELL", help: "bash, zsh or fish", completion: .words(CompletionScripts.shells))],
+        options: [],
+        notes: HelpPages.completionNotes,
+        run: { cli, arguments in
+            guard let shell = arguments.positionals.first else { throw UsageError("completion needs a shell: bash, zsh or fish") }
+            guard let script = CompletionScripts(commands: commands, homeOptions: LaunchCommand.homeOptions).script(for: shell) else {
+                throw UsageError("no completion for '\(shell)'; use bash, zsh or fish")
+            }
+            cli.console.out(script)
+            return 0
+        }
+    )
 
     public func run(_ arguments: [String]) -> Int32 {
+        // Plugin code may run in this process from here on (the children
+        // below report their plugin's end to their host instead).
+        if ![Validator.childCommand, PluginHostChild.command].contains(arguments.first ?? "") { PluginCall.guardProcess() }
         guard let first = arguments.first else {
             return runHome()
         }
         switch first {
-        case "-h", "--help", "help":
-            if let name = arguments.dropFirst().first {
-                guard let command = Self.commands.first(where: { $0.name == name }) else {
-                    return usageError("unknown command '\(name)'", help: "widget-host --help")
-                }
-                console.out(command.helpText)
-            } else {
-                console.out(overview)
-            }
-            return 0
+        case "-h", "--help":
+            return run(["help"] + arguments.dropFirst())
         case "-V", "--version":
             console.line("widget-host \(Self.version) (plugin ABI \(ABIVersion.host))")
             return 0
         case Validator.childCommand:
             return ValidateCommand.runChild(self, Array(arguments.dropFirst()))
+        case CompletionScripts.pluginNamesCommand:
+            return printPluginNames()
         case PluginHostChild.command:
             return PluginHostChild.run(Array(arguments.dropFirst()))
         default:
@@ -102,6 +142,15 @@ public struct WidgetHostCLI: Sendable {
             console.error("\(error)")
             return 1
         }
+    }
+
+    /// For completion scripts: the ids and short names of the usable
+    /// plugins on the default search path, one a line.
+    private func printPluginNames() -> Int32 {
+        let manifests = discovery(Arguments()).scan(searchPath(Arguments())).usable.compactMap(\.manifest)
+        var seen: Set<String> = []
+        for name in manifests.flatMap({ [$0.id.value, $0.id.shortName] }) where seen.insert(name).inserted { console.line(name) }
+        return 0
     }
 
     private func usageError(_ message: String, help: String) -> Int32 {
@@ -145,27 +194,24 @@ public struct WidgetHostCLI: Sendable {
     }
 
     var overview: String {
-        let width = Self.commands.map(\.name.count).max() ?? 0
-        let list = Self.commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.summary }
+        let commandRows = Self.commands.map { ($0.name, $0.summary) }
+        let topicRows = HelpPages.topics.map { ($0.name, $0.summary) }
         return """
         widget-host \(Self.version): finds widget plugins and runs them.
 
         Usage: widget-host COMMAND [OPTIONS]
-               widget-host [--isolate] [--plugin-dir DIR]...   (the home screen)
+               widget-host \(LaunchCommand.homeOptions.map(\.synopsis).joined(separator: " "))   (the home screen)
 
         Commands:
-        \(list.joined(separator: "\n"))
+        \(HelpTable.render(commandRows))
+        Topics (widget-host help TOPIC):
+        \(HelpTable.render(topicRows))
+        \(HelpPages.searchPath)
 
-        Plugins are searched for in, first found wins:
-          1. each --plugin-dir DIR
-          2. WIDGET_HOST_PLUGIN_PATH (colon-separated)
-          3. $XDG_DATA_HOME/widget-host/plugins (default ~/.local/share/widget-host/plugins)
-          4. the directory that holds the widget-host executable
+        Keys on a terminal (the home screen, launch):
+        \(InteractiveLoop.keysHelp)
 
-        Environment:
-          WIDGET_HOST_LOG   log threshold: debug, info, warning (default) or error
-
-        Run 'widget-host COMMAND --help' for a command's options.
+        Run 'widget-host help COMMAND' or 'widget-host COMMAND --help' for a command's options.
         Options: -h, --help; -V, --version.
 
         """

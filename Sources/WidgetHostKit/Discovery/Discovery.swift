@@ -73,7 +73,8 @@ public struct Discovery: Sendable {
                 }
             }
         }
-        return DiscoveryReport(plugins: Self.resolveDuplicates(plugins), warnings: warnings)
+        let resolved = Self.resolveDuplicates(plugins)
+        return DiscoveryReport(plugins: Self.noteReplacements(resolved), warnings: warnings + Self.replacementWarnings(resolved))
     }
 
     /// Inspects one file as discovery would.
@@ -126,6 +127,34 @@ public struct Discovery: Sendable {
                 owners[id] = candidate.path
             }
             return result
+        }
+    }
+
+    /// A refused copy whose id another, later copy provides: the later one
+    /// runs in its place, which must not pass without a word (a fix to the
+    /// first copy's permissions would otherwise seem to do nothing).
+    private static func replacements(_ plugins: [PluginCandidate]) -> [(refused: PluginCandidate, user: PluginCandidate)] {
+        plugins.compactMap { candidate in
+            guard case .rejected = candidate.status, let id = candidate.manifest?.id,
+                  let user = plugins.first(where: { $0.status == .ok && $0.manifest?.id == id }) else { return nil }
+            return (candidate, user)
+        }
+    }
+
+    private static func noteReplacements(_ plugins: [PluginCandidate]) -> [PluginCandidate] {
+        let users = Dictionary(replacements(plugins).map { ($0.refused.path, $0.user.path) }) { first, _ in first }
+        return plugins.map { candidate in
+            guard let user = users[candidate.path], case let .rejected(reason) = candidate.status else { return candidate }
+            var noted = candidate
+            noted.status = .rejected(reason + "; \(user), which has the same id, is used instead")
+            return noted
+        }
+    }
+
+    private static func replacementWarnings(_ plugins: [PluginCandidate]) -> [String] {
+        replacements(plugins).map { refused, user in
+            "\(refused.path) (\(refused.manifest!.id)) was refused (\(refused.status.reason ?? "")); "
+                + "\(user.path), another copy of the same id, is used instead"
         }
     }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// The child's end of the socketpair. There is no reader thread: whoever
@@ -14,7 +13,7 @@ final class ChildLink: @unchecked Sendable {
 
     private let socket: FrameSocket
     /// Guards everything below; waiters sleep on it.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var reading = false
     private var decoder = FrameDecoder()
     private var calls: [Frame] = []
@@ -29,15 +28,13 @@ final class ChildLink: @unchecked Sendable {
     /// while no one reads (the plugin busy in a call).
     func watchForHangUp() {
         let fd = socket.fd
-        let thread = Thread {
+        Threads.start(name: "host-watcher") {
             // POLLRDHUP (0x2000 on Linux; Glibc's module leaves it out), not
             // POLLIN: the watcher must never wake for, or take, a frame.
             var poll = pollfd(fd: fd, events: 0x2000, revents: 0)
             while Glibc.poll(&poll, 1, -1) < 0 && errno == EINTR {}
             Self.hostGone()
         }
-        thread.name = "host-watcher"
-        thread.start()
     }
 
     /// The next call from the host; blocks until one comes.

@@ -70,7 +70,11 @@ enum ChildServices {
             publish: { _, topic, payload in
                 guard let topic = topic.flatMap(ServiceCalls.strictText) else { return Int32(WH_BUS_INVALID_TOPIC) }
                 guard let payload = payload.flatMap(ServiceCalls.strictText) else { return Int32(WH_BUS_INVALID_PAYLOAD) }
-                return Int32(result(call(WH_SERVICE_BUS, "publish", [("topic", .string(topic)), ("payload", .string(payload))]),
+                // Past the bus's limit, the bytes just over it are enough for
+                // the host to refuse the payload as it would in process.
+                let carried = payload.utf8.count > Bus.maxPayloadBytes
+                    ? String(decoding: payload.utf8.prefix(Bus.maxPayloadBytes + 1), as: UTF8.self) : payload
+                return Int32(result(call(WH_SERVICE_BUS, "publish", [("topic", .string(topic)), ("payload", .string(carried))]),
                                     otherwise: Int64(WH_BUS_INVALID_PAYLOAD)))
             },
             subscribe: { _, pattern in

@@ -25,11 +25,6 @@ struct HostServiceProxy {
         frame.fields["service"]?.string == WH_SERVICE_HTTP
     }
 
-    /// Whether the call publishes on the bus, for the flood limit.
-    static func isPublish(_ frame: Frame) -> Bool {
-        frame.fields["service"]?.string == WH_SERVICE_BUS && frame.fields["fn"]?.string == "publish"
-    }
-
     func perform(_ frame: Frame) throws(Violation) -> Frame {
         let fields = frame.fields
         guard let function = fields["fn"]?.string else { throw Violation(description: "sent a service call without a function") }

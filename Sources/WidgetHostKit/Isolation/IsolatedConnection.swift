@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import PluginABI
 
@@ -38,9 +37,7 @@ final class IsolatedConnection: @unchecked Sendable {
         /// `onStop` has heard of this plugin's end.
         var notified = false
         var slowCalls = 0
-        var windowStart = 0.0
-        var eventsInWindow = 0
-        var callsInWindow = 0
+        var calls = PerSecondCounter()
         var report: [UInt8] = []
         var outputTail: [UInt8] = []
     }
@@ -56,9 +53,9 @@ final class IsolatedConnection: @unchecked Sendable {
         self.onStop = onStop
         socket = FrameSocket(fd: process.socket, nonBlocking: true)
         proxy = HostServiceProxy(context: context)
-        let thread = Thread { [self] in readUntilExit() }
-        thread.name = "plugin-reader"
-        thread.start()
+        // The context judges the bus's rules, as it does in process.
+        context.onStop { [weak self] reason in _ = self?.stop(reason) }
+        Threads.start(name: "plugin-reader") { [self] in readUntilExit() }
     }
 
     /// The sandbox the child reported in its hello, once it has said it.
@@ -242,14 +239,14 @@ final class IsolatedConnection: @unchecked Sendable {
             }
             if accepted { answered.signal() } else { stop("broke the protocol: an answer to no call (id \(frame.id))") }
         case .service:
-            guard withinRate(publish: HostServiceProxy.isPublish(frame)) else { return }
+            guard withinRate() else { return }
             if HostServiceProxy.isSlow(frame) {
                 performSlow(frame)
             } else {
                 perform(frame)
             }
         case .wake:
-            guard withinRate(publish: false) else { return }
+            guard withinRate() else { return }
             context.host.pointee.request_render?(context.host)
         case .call, .reply:
             stop("broke the protocol: sent a message only the host may send")
@@ -288,28 +285,14 @@ final class IsolatedConnection: @unchecked Sendable {
         }
     }
 
-    /// Counts a service call against the per-second limits; false (and the
-    /// plugin stopped) once it floods.
-    private func withinRate(publish: Bool) -> Bool {
+    /// Counts a service call against the per-second limit; false (and the
+    /// plugin stopped) once it floods. Bus events have a limit of their own,
+    /// which the context keeps (`PluginContext.publish`).
+    private func withinRate() -> Bool {
         let now = Clock.now
-        let flood = state.withLock { state -> String? in
-            if now - state.windowStart >= 1 {
-                state.windowStart = now
-                state.eventsInWindow = 0
-                state.callsInWindow = 0
-            }
-            state.callsInWindow += 1
-            if publish { state.eventsInWindow += 1 }
-            if state.eventsInWindow > settings.maxEventsPerSecond {
-                return "flooded the bus: more than \(settings.maxEventsPerSecond) events in a second"
-            }
-            if state.callsInWindow > settings.maxServiceCallsPerSecond {
-                return "flooded the host: more than \(settings.maxServiceCallsPerSecond) service calls in a second"
-            }
-            return nil
-        }
-        if let flood { stop(flood) }
-        return flood == nil
+        guard state.withLock({ $0.calls.add(at: now) }) > settings.maxServiceCallsPerSecond else { return true }
+        stop("flooded the host: more than \(settings.maxServiceCallsPerSecond) service calls in a second")
+        return false
     }
 
     /// Reads a pipe into a capped buffer; false at its end.

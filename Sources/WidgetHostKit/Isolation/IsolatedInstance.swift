@@ -37,7 +37,7 @@ public final class IsolatedInstance: WidgetInstance {
         } catch {
             throw StartError(description: "cannot start a process for it: \(error)")
         }
-        let context = PluginContext(manifest: manifest, runtime: runtime)
+        let context = PluginContext(manifest: manifest, runtime: runtime, maxEventsPerSecond: settings.maxEventsPerSecond)
         connection = IsolatedConnection(process: process, context: context, settings: settings, onStop: onStop)
         let answer: Frame
         do {

@@ -245,12 +245,8 @@ public struct QuarantineStore: Sendable {
     }
 
     private static func makeDirectories(_ directory: String) throws(Failure) {
-        var built = ""
-        for part in directory.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o700) != 0 && errno != EEXIST {
-                throw Failure(description: "cannot create \(built): \(SystemError(code: errno))")
-            }
+        do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
+            throw Failure(description: "cannot create \(directory): \(error)")
         }
     }
 

@@ -60,6 +60,6 @@ enum StopReason {
     /// from what the child wrote to its standard error.
     static func fatalError(in output: String) -> String? {
         output.split(separator: "\n").last { $0.contains("Fatal error:") }
-            .map { String($0[$0.range(of: "Fatal error:")!.lowerBound...].prefix(300)) }
+            .map { String($0[$0.firstRange(of: "Fatal error:")!.lowerBound...].prefix(300)) }
     }
 }

@@ -3,9 +3,12 @@ import HostShim
 
 /// The interactive mode of `launch` and the home screen: draws the current
 /// screen, reads keys, and redraws when the widget's state changes (a render
-/// request or a bus event), not only on a key. Keys: 1-9 run the numbered
-/// action, b goes back, r refreshes, q (or Ctrl-C) quits. The terminal is
-/// restored on exit, on Ctrl-C and on a crash (HostShim).
+/// request or a bus event), not only on a key. Keys: a number chooses that
+/// action (one that more digits could extend waits for them or Enter), the
+/// arrows, PgUp/PgDn, Home/End, j and k scroll a screen taller than the
+/// terminal, b goes back, r asks the widget for fresh data, q (or Ctrl-C)
+/// quits. The terminal is restored on exit, on Ctrl-C and on a crash
+/// (HostShim).
 struct InteractiveLoop {
     let session: WidgetSession
     let environment: [String: String]
@@ -17,6 +20,16 @@ struct InteractiveLoop {
     var tick: () -> Void = {}
 
     private static let refreshSeconds = 1.0
+
+    /// The keys, as `widget-host --help` tells them.
+    static let keysHelp = """
+          1-9, 10...  choose the numbered action; a number more digits could extend
+                      (1 among 12 actions) waits for them or Enter; Esc drops it
+          ↑ ↓ j k     scroll a screen taller than the terminal by a line
+          PgUp PgDn   scroll by a window (Space too); Home, End: top, bottom
+          r           ask the widget for fresh data (a widget with none is redrawn)
+          b           back        q, Ctrl-C  quit
+        """
 
     func run() -> Int32 {
         guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
@@ -34,7 +47,7 @@ struct InteractiveLoop {
                 input.fill()
                 // One key at a time: a key may open a text prompt, which
                 // then takes the keys typed after it from the same read.
-                while !state.quit, let key = input.next() { handle(key, &state) }
+                while !state.quit, let key = input.nextKey() { handle(key, &state) }
             }
             session.settleEvents()
             if !state.quit { draw(&state) }
@@ -49,37 +62,89 @@ struct InteractiveLoop {
         var interrupted = false
         var actions: [ScreenAction] = []
         var lastFrame = ""
+        /// Digits typed that could still grow into a larger action number.
+        var number = ""
+        /// The first body line shown, for a screen taller than the terminal.
+        var offset = 0
+        /// How far PgUp and PgDn move: a window's height less one line of overlap.
+        var page = 1
+        /// Which screen `offset` belongs to: another one starts at its top.
+        var shown = ""
     }
 
-    private func handle(_ key: UInt8, _ state: inout State) {
+    private func handle(_ key: Key, _ state: inout State) {
+        if case let .byte(byte) = key, let digit = Self.digit(byte) {
+            state.message = nil
+            choose(digit, &state)
+            return
+        }
+        // Any other key ends a number being typed: Enter chooses it, the rest drop it.
+        let number = state.number
+        state.number = ""
+        if !number.isEmpty {
+            switch key {
+            case .byte(13), .byte(10): choose(nil, number: number, &state); return
+            case .escape: return
+            case .byte(127), .byte(8):
+                state.number = String(number.dropLast())
+                return
+            default: break
+            }
+        }
         state.message = nil
         switch key {
-        case UInt8(ascii: "q"), 4:   // q, Ctrl-D
+        case .up, .byte(UInt8(ascii: "k")): state.offset -= 1
+        case .down, .byte(UInt8(ascii: "j")): state.offset += 1
+        case .pageUp: state.offset -= state.page
+        case .pageDown, .byte(UInt8(ascii: " ")): state.offset += state.page
+        case .home: state.offset = 0
+        case .end: state.offset = .max / 2
+        case .byte(UInt8(ascii: "q")), .byte(4):   // q, Ctrl-D
             state.quit = true
-        case 3:   // Ctrl-C: quit, and say so in the exit status as an interrupted program does
+        case .byte(3):   // Ctrl-C: quit, and say so in the exit status as an interrupted program does
             state.quit = true
             state.interrupted = true
-        case UInt8(ascii: "r"):
-            // Refresh; a widget that stopped is started again.
-            if !state.atHome, let current = session.current { session.restartIfStopped(current.plugin) }
+        case .byte(UInt8(ascii: "r")):
+            // Fresh data from the widget (a stopped one is started again), and a full redraw.
             state.lastFrame = ""
-        case UInt8(ascii: "b"):
+            guard !state.atHome, session.current != nil else { return }
+            do {
+                if try !session.refresh() { state.message = "Nothing to refresh here: the screen was redrawn." }
+            } catch {
+                state.message = "\(error)"
+            }
+        case .byte(UInt8(ascii: "b")):
             if state.atHome { return }
             if session.navigator.stack.count > 1 {
                 attempt(&state) { try session.perform("back") }
             } else if home {
                 state.atHome = true
             }
-        case UInt8(ascii: "1")...UInt8(ascii: "9"):
-            let index = Int(key - UInt8(ascii: "1"))
-            guard index < state.actions.count else {
-                state.message = "There is no action \(index + 1) here."
-                return
-            }
-            run(state.actions[index], &state)
         default:
             break
         }
+    }
+
+    private static func digit(_ byte: UInt8) -> Int? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+
+    /// Adds a typed digit to the action number (or, with `nil`, takes the
+    /// number as it is: Enter). A number no further digit could turn into
+    /// another action's runs at once, so up to nine actions need one key.
+    private func choose(_ digit: Int?, number typed: String? = nil, _ state: inout State) {
+        let text = (typed ?? state.number) + (digit.map(String.init) ?? "")
+        state.number = ""
+        let number = Int(text) ?? 0
+        if digit != nil, number > 0, number * 10 <= state.actions.count {
+            state.number = text
+            return
+        }
+        guard number >= 1, number <= state.actions.count else {
+            state.message = "There is no action \(text) here."
+            return
+        }
+        run(state.actions[number - 1], &state)
     }
 
     private func run(_ action: ScreenAction, _ state: inout State) {
@@ -106,26 +171,62 @@ struct InteractiveLoop {
         do { try body() } catch { state.message = "\(error)" }
     }
 
+    /// The keys line: how to choose (one key up to nine actions, more digits
+    /// and Enter beyond), or the number being typed.
+    private static func keys(actions: Int, number: String, scrolls: Bool) -> String {
+        let choose = switch (number.isEmpty, actions) {
+        case (false, _): "choosing \(number)_: more digits or Enter, Esc cancels · "
+        case (true, 0): ""
+        case (true, 1): "1 choose · "
+        case (true, 2...9): "1-\(actions) choose · "
+        default: "1-\(actions) + Enter choose · "
+        }
+        return choose + "b back · r refresh · q quit" + (scrolls ? " · ↑↓ PgUp PgDn j k scroll" : "")
+    }
+
     private func draw(_ state: inout State) {
         let renderer = TerminalRenderer(width: Terminal.width(environment: environment, fd: 1), color: Terminal.color(environment: environment))
-        let keys = "1-9 choose · b back · r refresh · q quit"
-        let footer = state.message.map { "\($0)\n\(keys)" } ?? keys
-        let frame: String
+        let layout: TerminalRenderer.Layout?
+        let shown: String
         if state.atHome {
             let view = HomeScreen.view(session.manifests)
             state.actions = view.actions
-            frame = renderer.render(view, title: HomeScreen.title, footer: footer)
+            layout = renderer.layout(view, title: HomeScreen.title)
+            shown = "home"
         } else if let screen = session.render() {
             state.actions = screen.actions
-            frame = ScreenFormat.text.present(screen, stack: session.navigator.stack, renderer: renderer, footer: footer)
+            layout = switch screen.view {
+            case let .success(view): renderer.layout(view, title: screen.title)
+            case let .failure(failure): renderer.errorLayout(plugin: screen.plugin.value, screen: screen.screen, reason: failure.description)
+            }
+            shown = session.navigator.stack.map { "\($0.plugin.value)/\($0.screen)?\($0.params.serialized)" }.joined(separator: " ")
         } else {
             state.actions = []
-            frame = footer + "\n"
+            layout = nil
+            shown = ""
         }
+        if shown != state.shown {
+            state.shown = shown
+            state.offset = 0
+        }
+        // The footer always shows: the box's body gets the rows left over,
+        // less one for the cursor (where a field's prompt appears).
+        let rows = Terminal.height(environment: environment, fd: 1)
+        func footer(scrolls: Bool) -> [String] {
+            renderer.footerLines(([state.message] + [Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)])
+                .compactMap { $0 }.joined(separator: "\n"))
+        }
+        let count = layout?.bodyCount ?? 0
+        var lines = footer(scrolls: false)
+        if count > rows - 3 - lines.count { lines = footer(scrolls: true) }
+        let bodyRows = max(rows - 3 - lines.count, 1)
+        state.offset = TerminalRenderer.Layout.clamp(state.offset, count: count, rows: bodyRows)
+        state.page = max(bodyRows - 1, 1)
+        let frame = (layout?.window(rows: bodyRows, offset: state.offset) ?? "") + lines.map { $0 + "\n" }.joined()
         guard frame != state.lastFrame else { return }
         state.lastFrame = frame
         // Raw mode does no output processing: lines need their carriage returns.
-        FileDescriptor.standardOutput.write("\u{1B}[H\u{1B}[2J" + frame.replacingOccurrences(of: "\n", with: "\r\n"))
+        FileDescriptor.standardOutput.write("\u{1B}[H\u{1B}[2J" + frame.replacing("\n", with: "\r\n"))
     }
 
     /// Reads a line for a text field at the bottom of the screen. Enter
@@ -166,6 +267,16 @@ struct InteractiveLoop {
         }
     }
 
+    /// A key as the terminal sends it: a byte, or an escape sequence decoded.
+    enum Key: Equatable {
+        case byte(UInt8)
+        case up, down, pageUp, pageDown, home, end
+        /// Escape alone.
+        case escape
+        /// A sequence this loop has no use for (F1, a mouse report...).
+        case other
+    }
+
     /// Keys read from the terminal and not yet handled.
     private final class Input {
         private var pending: [UInt8] = []
@@ -189,6 +300,32 @@ struct InteractiveLoop {
             guard !isEmpty else { return nil }
             defer { head += 1 }
             return pending[head]
+        }
+
+        /// The next key: ESC [ or ESC O starts a sequence (up to its final
+        /// byte, @ to ~); an ESC with nothing after it in the read is Escape.
+        func nextKey() -> Key? {
+            guard let byte = next() else { return nil }
+            guard byte == 27, !isEmpty, pending[head] == UInt8(ascii: "[") || pending[head] == UInt8(ascii: "O") else {
+                return byte == 27 ? .escape : .byte(byte)
+            }
+            head += 1
+            var parameters = ""
+            while let byte = next() {
+                guard !(0x40...0x7E).contains(byte) else {
+                    switch (parameters, UnicodeScalar(byte)) {
+                    case ("", "A"): return .up
+                    case ("", "B"): return .down
+                    case ("", "H"), ("1", "~"), ("7", "~"): return .home
+                    case ("", "F"), ("4", "~"), ("8", "~"): return .end
+                    case ("5", "~"): return .pageUp
+                    case ("6", "~"): return .pageDown
+                    default: return .other
+                    }
+                }
+                parameters.append(Character(UnicodeScalar(byte)))
+            }
+            return .other
         }
     }
 }

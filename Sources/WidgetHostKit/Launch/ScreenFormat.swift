@@ -10,7 +10,7 @@ public enum ScreenFormat: String, Sendable {
         switch self {
         case .text:
             switch screen.view {
-            case let .success(view): renderer.render(view.root, title: screen.title, footer: footer)
+            case let .success(view): renderer.render(view, title: screen.title, footer: footer)
             case let .failure(failure):
                 renderer.errorPanel(plugin: screen.plugin.value, screen: screen.screen, reason: failure.description, footer: footer)
             }
@@ -20,7 +20,7 @@ public enum ScreenFormat: String, Sendable {
     }
 
     public static func json(_ screen: RenderedScreen, stack: [NavigationEntry], status: JSONValue? = nil) -> JSONValue {
-        let view = try? screen.view.get().root
+        let view = try? screen.view.get()
         let actions: [JSONValue] = screen.actions.enumerated().map { index, action in
             ["number": .number(String(index + 1)), "kind": .string(action.kind.rawValue), "title": .string(action.title),
              "action": .string(action.action), "value": .optional(action.value)]

@@ -7,23 +7,33 @@ public struct RenderedScreen: Sendable {
     public let title: String
     /// The view, or why there is none (the plugin failed, or its
     /// description was refused); either way the host stays up.
-    public let view: Result<ViewScreen, RenderFailure>
+    public let view: Result<ViewNode, RenderFailure>
+    /// The error state the widget declared for this screen (ViewScreen.error).
+    public let declaredError: String?
+
+    public init(plugin: PluginID, screen: String, title: String, view: Result<ViewNode, RenderFailure>, declaredError: String? = nil) {
+        self.plugin = plugin
+        self.screen = screen
+        self.title = title
+        self.view = view
+        self.declaredError = declaredError
+    }
 
     /// The error the screen shows: the widget's declared error state, or
     /// why there is no view at all.
     public var error: String? {
         switch view {
-        case let .success(screen): screen.error
+        case .success: declaredError
         case let .failure(failure): failure.description
         }
     }
 
-    public var actions: [ScreenAction] { (try? view.get())?.root.actions ?? [] }
+    public var actions: [ScreenAction] { (try? view.get())?.actions ?? [] }
 
     /// An indeterminate progress node: the widget says it is still loading.
     public var isLoading: Bool {
         guard case let .success(view) = view else { return false }
-        return view.root.containsIndeterminateProgress
+        return view.containsIndeterminateProgress
     }
 }
 
@@ -109,21 +119,28 @@ public final class WidgetSession {
         } catch {
             view = .failure(RenderFailure(description: "\(error)"))
         }
-        return RenderedScreen(plugin: entry.plugin, screen: entry.screen, title: title, view: view)
+        return RenderedScreen(plugin: entry.plugin, screen: entry.screen, title: title, view: view.map(\.root),
+                              declaredError: try? view.get().error)
     }
 
     /// The current widget's answer to the `status` query (plugin.h): its
     /// JSON, nil when the widget answers no status, or why asking failed.
     public func status() throws(SessionError) -> JSONValue? {
         guard let entry = current else { throw SessionError(description: "no screen is open") }
-        let instance = try instance(entry.plugin)
+        return try query("status", of: entry.plugin)
+    }
+
+    /// A widget's answer to a host-level query (plugin.h), nil when it
+    /// answers no such query, or why asking failed.
+    public func query(_ id: String, of plugin: PluginID) throws(SessionError) -> JSONValue? {
+        let instance = try instance(plugin)
         let bytes: [UInt8]
-        do { bytes = try instance.query("status") } catch {
+        do { bytes = try instance.query(id) } catch {
             if error == .status(WH_UNKNOWN_QUERY.rawValue) { return nil }
-            throw stopIfGone(entry.plugin, error, during: "status query")
+            throw stopIfGone(plugin, error, during: "\(id) query")
         }
         do { return try JSONParser.parse(bytes) } catch {
-            throw SessionError(description: "the status of \(entry.plugin.shortName) is not valid JSON: \(error)")
+            throw SessionError(description: "the \(id) of \(plugin.shortName) is not valid JSON: \(error)")
         }
     }
 
@@ -148,6 +165,24 @@ public final class WidgetSession {
             }
         }
         settleEvents()
+    }
+
+    /// Asks the current widget for fresh data (`WH_ACTION_REFRESH`, the
+    /// `r` key): a widget that stopped is started again first. Returns false
+    /// when the widget has nothing to refresh (it does not know the action);
+    /// either way the next render shows what it has.
+    public func refresh() throws(SessionError) -> Bool {
+        guard let entry = current else { return false }
+        restartIfStopped(entry.plugin)
+        let instance = try instance(entry.plugin)
+        do {
+            try instance.handle(action: WH_ACTION_REFRESH, value: entry.screen)
+        } catch {
+            if error == .status(WH_UNKNOWN_ACTION.rawValue) { return false }
+            throw stopIfGone(entry.plugin, error, during: "refresh")
+        }
+        settleEvents()
+        return true
     }
 
     /// Forgets a widget that stopped or failed to start, so the next render
@@ -212,14 +247,11 @@ private final class ManifestCatalog: Sendable {
 
     func replace(_ new: [Manifest]) { manifests.withLock { $0 = new } }
 
-    /// By full id, or, when only one plugin answers to it, by the last
-    /// segment of its id or its display name, in any case ("My Trips", "Crypto").
+    /// As `PluginNames` resolves a name a person gave.
     func find(_ name: String) -> Manifest? {
         manifests.withLock { manifests in
-            if let exact = manifests.first(where: { $0.id.value == name }) { return exact }
-            let wanted = name.lowercased()
-            let matches = manifests.filter { $0.id.shortName == wanted || $0.name.lowercased() == wanted }
-            return matches.count == 1 ? matches[0] : nil
+            guard case let .found(id) = PluginNames.resolve(name, among: manifests) else { return nil }
+            return manifests.first { $0.id == id }
         }
     }
 }

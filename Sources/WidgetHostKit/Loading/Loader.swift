@@ -59,12 +59,16 @@ public enum Loader {
         // dlopen searches the library path for a name without a slash; a
         // plugin named on the command line is a file here, not a library name.
         let file = path.contains("/") ? path : "./" + path
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            throw .dlopen(dlerror().map { String(cString: $0) } ?? "unknown error")
+        // Loading runs the plugin's constructors, and then its entry.
+        let (handle, raw) = manifest.id.value.withCString { id in
+            PluginCall.during(id, "load") { () -> (UnsafeMutableRawPointer?, UnsafePointer<wh_plugin_descriptor>?) in
+                guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else { return (nil, nil) }
+                guard let symbol = dlsym(handle, WH_ENTRY_SYMBOL) else { return (handle, nil) }
+                return (handle, unsafeBitCast(symbol, to: wh_entry_fn.self)())
+            }
         }
-        guard let symbol = dlsym(handle, WH_ENTRY_SYMBOL) else { throw .missingEntry }
-        let entry = unsafeBitCast(symbol, to: wh_entry_fn.self)
-        guard let raw = entry() else { throw .entryReturnedNull }
+        guard let handle else { throw .dlopen(dlerror().map { String(cString: $0) } ?? "unknown error") }
+        guard let raw else { throw dlsym(handle, WH_ENTRY_SYMBOL) == nil ? .missingEntry : .entryReturnedNull }
         let descriptor = try read(UnsafeRawPointer(raw))
         try verify(descriptor, against: manifest)
         if let missing = manifest.requiredServices.first(where: { !serviceIDs.contains($0) }) {

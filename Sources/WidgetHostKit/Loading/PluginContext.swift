@@ -9,6 +9,11 @@ import Synchronization
 /// the plugin's manifest declared, and the bus only carries topics it
 /// declared. Every `wh_host` points back here, so a service always knows
 /// which plugin is calling.
+///
+/// The bus's rules for a plugin live here too, so they hold the same in
+/// process and isolated: a payload over `Bus.maxPayloadBytes` is refused,
+/// more than `maxEventsPerSecond` events in a second stops the plugin, and
+/// at most `mailboxLimit` events wait for it (more are dropped).
 public final class PluginContext: @unchecked Sendable {
     public let pluginID: PluginID
     public let runtime: HostRuntime
@@ -18,11 +23,31 @@ public final class PluginContext: @unchecked Sendable {
     private let granted: [String: UnsafeRawPointer]
     private let declared: Set<String>
     private let wake = Locked<(@Sendable () -> Void)?>(nil)
-    private let mailbox = Locked<[(subscription: Int64, event: BusEvent)]>([])
+    private let mailbox = Locked(Mailbox())
     private let subscriptions = Locked<[Int64: Bus.Subscription]>([:])
+    let maxEventsPerSecond: Int
+    private let published = Locked(PerSecondCounter())
+    private let stopped = Locked(Stop())
 
-    init(manifest: Manifest, runtime: HostRuntime) {
+    /// The most events that may wait for one instance.
+    static let mailboxLimit = 10_000
+
+    /// A struct, not a tuple: a closure inside a tuple that a generic
+    /// `Locked` hands out inout is re-wrapped at every access.
+    private struct Stop {
+        var reason: String?
+        var handler: (@Sendable (String) -> Void)?
+    }
+
+    private struct Mailbox {
+        var events = FIFOQueue<(subscription: Int64, event: BusEvent)>()
+        /// Events were dropped since the mailbox was last empty.
+        var overflowing = false
+    }
+
+    init(manifest: Manifest, runtime: HostRuntime, maxEventsPerSecond: Int = IsolationSettings().maxEventsPerSecond) {
         pluginID = manifest.id
+        self.maxEventsPerSecond = maxEventsPerSecond
         self.manifest = manifest
         self.runtime = runtime
         configSection = runtime.config.section(for: manifest.id)
@@ -69,6 +94,28 @@ public final class PluginContext: @unchecked Sendable {
         wake.withLock { $0 }?()
     }
 
+    /// Why the host stopped the plugin for breaking a rule, or nil.
+    public var stopReason: String? { stopped.withLock { $0.reason } }
+
+    /// Called once, on the thread that noticed, when the plugin breaks a
+    /// rule: whoever runs the plugin stops it there.
+    func onStop(_ handler: @escaping @Sendable (String) -> Void) {
+        stopped.withLock { $0.handler = handler }
+    }
+
+    /// Stops the plugin for `reason` (the first reason stands), and wakes
+    /// the host so that the screen shows it.
+    func stop(_ reason: String) {
+        let handler = stopped.withLock { state -> (@Sendable (String) -> Void)? in
+            guard state.reason == nil else { return nil }
+            state.reason = reason
+            return state.handler
+        }
+        guard let handler else { return }
+        handler(reason)
+        wakeUp()
+    }
+
     /// Wakes the instance when the host's clock reaches `milliseconds`.
     func wake(atMilliseconds milliseconds: Int64) {
         // Capped at a year: a later wake is not a timeline's next entry but a bug.
@@ -89,6 +136,7 @@ public final class PluginContext: @unchecked Sendable {
     }
 
     func publish(topic: String, payload: String) -> Int32 {
+        guard stopReason == nil else { return Int32(WH_BUS_FLOODED) }
         if let problem = Topic.problem(with: topic) {
             runtime.log.log(.warning, pluginID.value, "refused publish: \(problem)")
             return Int32(WH_BUS_INVALID_TOPIC)
@@ -96,6 +144,14 @@ public final class PluginContext: @unchecked Sendable {
         guard manifest.publishes.contains(where: { Topic.matches($0, topic) }) else {
             runtime.log.log(.warning, pluginID.value, "denied publish to \(topic): the plugin's manifest does not declare it")
             return Int32(WH_BUS_DENIED)
+        }
+        guard payload.utf8.count <= Bus.maxPayloadBytes else {
+            runtime.log.log(.warning, pluginID.value, "refused publish to \(topic): the payload is over the bus's limit of \(Bus.maxPayloadBytes) bytes")
+            return Int32(WH_BUS_TOO_LARGE)
+        }
+        guard published.withLock({ $0.add(at: Clock.now) }) <= maxEventsPerSecond else {
+            stop("flooded the bus: more than \(maxEventsPerSecond) events in a second")
+            return Int32(WH_BUS_FLOODED)
         }
         do {
             try runtime.bus.publish(topic, payload: payload)
@@ -122,8 +178,7 @@ public final class PluginContext: @unchecked Sendable {
         do {
             subscription = try runtime.bus.subscribe(pattern) { [weak self] event in
                 guard let self else { return }
-                self.mailbox.withLock { $0.append((token.id.load(ordering: .acquiring), event)) }
-                self.wakeUp()
+                self.post(event, subscription: token.id.load(ordering: .acquiring))
             }
         } catch {
             return Int64(WH_BUS_INVALID_TOPIC)
@@ -139,10 +194,33 @@ public final class PluginContext: @unchecked Sendable {
         runtime.bus.unsubscribe(subscription)
     }
 
+    /// Puts an event in the mailbox for the main thread and wakes it; drops
+    /// it, saying so once, while `mailboxLimit` events are already waiting.
+    private func post(_ event: BusEvent, subscription: Int64) {
+        let (posted, firstDropped) = mailbox.withLock { mailbox -> (Bool, Bool) in
+            guard mailbox.events.count < Self.mailboxLimit else {
+                defer { mailbox.overflowing = true }
+                return (false, !mailbox.overflowing)
+            }
+            mailbox.events.append((subscription, event))
+            return (true, false)
+        }
+        if firstDropped {
+            runtime.log.log(.warning, pluginID.value,
+                            "dropped bus events: \(Self.mailboxLimit) are already waiting for it to take them (first dropped: \(event.topic))")
+        }
+        if posted { wakeUp() }
+    }
+
     /// The next event queued for a live subscription of the instance, oldest
-    /// first; events of ended subscriptions are dropped.
+    /// first; events of ended subscriptions are dropped. None once the
+    /// plugin is stopped.
     func nextEvent() -> BusEvent? {
-        while let (subscription, event) = mailbox.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+        guard stopReason == nil else { return nil }
+        while let (subscription, event) = mailbox.withLock({ mailbox in
+            defer { if mailbox.events.isEmpty { mailbox.overflowing = false } }
+            return mailbox.events.popFirst()
+        }) {
             if subscriptions.withLock({ $0[subscription] != nil }) { return event }
         }
         return nil

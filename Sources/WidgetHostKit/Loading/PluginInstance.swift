@@ -1,3 +1,4 @@
+import Glibc
 import PluginABI
 
 /// A live instance of a loaded plugin in this process. Drive it from one
@@ -16,38 +17,68 @@ public final class PluginInstance: WidgetInstance {
 
     public typealias CallError = WidgetCallError
 
-    public init(plugin: LoadedPlugin, runtime: HostRuntime) throws(CallError) {
+    /// The plugin's id as C text, for marking calls into its code (`PluginCall`).
+    private let markedID: UnsafeMutablePointer<CChar>
+
+    /// `maxEventsPerSecond`: past it the plugin is stopped for flooding the
+    /// bus, as an isolated one is (`PluginContext`).
+    public init(plugin: LoadedPlugin, runtime: HostRuntime,
+                maxEventsPerSecond: Int = IsolationSettings().maxEventsPerSecond) throws(CallError) {
         self.plugin = plugin
-        context = PluginContext(manifest: plugin.manifest, runtime: runtime)
-        guard let handle = plugin.descriptor.create!(context.host) else { throw .createFailed }
+        context = PluginContext(manifest: plugin.manifest, runtime: runtime, maxEventsPerSecond: maxEventsPerSecond)
+        markedID = strdup(plugin.manifest.id.value)
+        let (create, host) = (plugin.descriptor.create!, context.host)
+        guard let handle = PluginCall.during(markedID, "create", { create(host) }) else {
+            free(markedID)
+            throw .createFailed
+        }
         self.handle = handle
+        context.onStop { [log = runtime.log, id = plugin.manifest.id.value] reason in
+            log.log(.warning, id, "stopped: \(reason)")
+        }
     }
 
-    deinit { plugin.descriptor.destroy!(handle) }
+    deinit {
+        let (destroy, handle) = (plugin.descriptor.destroy!, handle)
+        PluginCall.during(markedID, "destroy") { destroy(handle) }
+        free(markedID)
+    }
+
+    /// A plugin the host stopped for breaking a rule is not called again.
+    private func checkRunning() throws(CallError) {
+        if let reason = context.stopReason { throw .stopped(reason) }
+    }
 
     /// The view description the plugin writes for `screen`.
     public func render(screen: String, params: String = "{}") throws(CallError) -> [UInt8] {
-        try written { output in plugin.descriptor.render!(handle, screen, params, output) }
+        let render = plugin.descriptor.render!
+        return try written("render") { output in render(handle, screen, params, output) }
     }
 
     /// A plugin built without `query` (NULL, or a 1.0 descriptor too short
     /// to hold it) answers no query.
     public func query(_ id: String) throws(CallError) -> [UInt8] {
         guard let query = plugin.descriptor.query else { throw .status(WH_UNKNOWN_QUERY.rawValue) }
-        return try written { output in query(handle, id, output) }
+        return try written("query") { output in query(handle, id, output) }
     }
 
-    /// The bytes a call wrote to its output, if it succeeded within the limit.
-    private func written(_ call: (UnsafePointer<wh_output>) -> Int32) throws(CallError) -> [UInt8] {
+    /// The bytes a call wrote to its output, if it succeeded within the limit
+    /// and the plugin broke no rule meanwhile.
+    private func written(_ name: StaticString, _ call: (UnsafePointer<wh_output>) -> Int32) throws(CallError) -> [UInt8] {
+        try checkRunning()
         let buffer = OutputBuffer(limit: Self.maxRenderBytes)
-        let status = buffer.withOutput(call)
+        let status = PluginCall.during(markedID, name) { buffer.withOutput(call) }
+        try checkRunning()
         if buffer.overflowed { throw .outputTooLarge(Self.maxRenderBytes) }
         guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
         return buffer.bytes
     }
 
     public func handle(action: String, value: String?) throws(CallError) {
-        let status = plugin.descriptor.handle_action!(handle, action, value)
+        try checkRunning()
+        let handleAction = plugin.descriptor.handle_action!
+        let status = PluginCall.during(markedID, "action") { handleAction(handle, action, value) }
+        try checkRunning()
         guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
     }
 
@@ -56,7 +87,8 @@ public final class PluginInstance: WidgetInstance {
     }
 
     public func deliver(topic: String, payload: String) {
-        plugin.descriptor.on_event!(handle, topic, payload)
+        let onEvent = plugin.descriptor.on_event!
+        PluginCall.during(markedID, "event") { onEvent(handle, topic, payload) }
     }
 
     /// Delivers the bus events waiting for this instance, in order, on the

@@ -28,9 +28,16 @@ public typealias WidgetLauncher = (_ plugin: PluginCandidate, _ runtime: HostRun
 
 /// The default launcher: load the plugin into this process and create it.
 public func launchInProcess(_ candidate: PluginCandidate, _ runtime: HostRuntime) throws -> any WidgetInstance {
-    guard let manifest = candidate.manifest else { throw WidgetCallError.stopped("\(candidate.path) has no manifest") }
-    let plugin = try Loader.load(path: candidate.path, manifest: manifest, serviceIDs: runtime.serviceIDs)
-    return try PluginInstance(plugin: plugin, runtime: runtime)
+    try launchInProcess(maxEventsPerSecond: IsolationSettings().maxEventsPerSecond)(candidate, runtime)
+}
+
+/// The in-process launcher with the host's limits (`IsolationSettings`).
+public func launchInProcess(maxEventsPerSecond: Int) -> WidgetLauncher {
+    { candidate, runtime in
+        guard let manifest = candidate.manifest else { throw WidgetCallError.stopped("\(candidate.path) has no manifest") }
+        let plugin = try Loader.load(path: candidate.path, manifest: manifest, serviceIDs: runtime.serviceIDs)
+        return try PluginInstance(plugin: plugin, runtime: runtime, maxEventsPerSecond: maxEventsPerSecond)
+    }
 }
 
 /// Why a call into a widget failed.

@@ -1,4 +1,4 @@
-import Foundation
+import HostShim
 
 /// The hosts a plugin's manifest lets the http service reach, as Extism's
 /// `allowed_hosts`: `"http": {"hosts": ["api.coinbase.com", "*.kraken.com"]}`.
@@ -39,11 +39,21 @@ public enum HTTPAllowList {
             }
             return nil
         }
-        // An unparsable URL is the http client's to refuse, with its own reason.
-        guard let host = URL(string: url)?.host, !host.isEmpty else { return nil }
+        // An unparsable URL is the http client's to refuse, with its own
+        // reason: libcurl parses it the same way when asked to fetch it.
+        guard let host = host(of: url), !host.isEmpty else { return nil }
         guard !allows(hosts, host: host) else { return nil }
         let declared = hosts.isEmpty ? "none" : hosts.joined(separator: ", ")
         return "denied GET \(url): \(host) is not among the hosts its manifest declares (\(declared))"
+    }
+
+    /// The host of `url` as libcurl, which fetches it, reads it: another
+    /// parser could see an allowed host where curl connects to another
+    /// (`http://allowed\\@other/`).
+    static func host(of url: String) -> String? {
+        var host = [CChar](repeating: 0, count: 256)
+        guard wh_shim_url_host(url, &host, host.count) == 0 else { return nil }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static let undeclared = Locked<Set<String>>([])

@@ -123,12 +123,8 @@ public struct SharedStore: Sendable {
     }
 
     private func makeDirectory() throws(StoreError) {
-        var path = ""
-        for component in directory.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw .io(key: nil, message: "cannot create \(path): \(SystemError(code: errno))")
-            }
+        do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
+            throw .io(key: nil, message: "cannot create \(directory): \(error)")
         }
     }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import PluginABI
 
@@ -58,7 +57,7 @@ public struct Validator {
         do { data = try Self.makeDataDirectory() } catch {
             return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot make a data directory: \(error)")]
         }
-        defer { try? FileManager.default.removeItem(atPath: data) }
+        defer { FileSystem.removeTree(data) }
         var arguments = [executable, Self.childCommand, path, "--data", data, "--memory-mib", String(settings.memoryMiB),
                          "--cpu-seconds", String(settings.cpuSeconds)]
         if discovery.allowInsecure { arguments.append("--allow-insecure") }
@@ -67,7 +66,7 @@ public struct Validator {
         let run: ChildProcess.Result
         do {
             run = try ChildProcess.run(arguments, timeout: timeout,
-                                       environment: PluginProcess.environment(from: ProcessInfo.processInfo.environment, dataDirectory: data))
+                                       environment: PluginProcess.environment(from: Environment.current, dataDirectory: data))
         } catch {
             return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot run \(executable): \(error)")]
         }
@@ -102,7 +101,7 @@ public struct Validator {
     /// A fresh directory, canonical (the sandbox compares resolved paths),
     /// the one place the plugin may write during the run.
     private static func makeDataDirectory() throws(SystemError) -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let base = Environment.current["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array((base + "/widget-host-validate-XXXXXX").utf8CString)
         guard mkdtemp(&template) != nil else { throw SystemError(code: errno) }
         let made = String(cString: template)

@@ -1,31 +1,97 @@
-/// Draws a screen for a terminal: a box sized to the terminal, with every
-/// action numbered in on-screen order. Widths are display columns, so wide
-/// and combining characters line up; colour is used only when asked for.
+/// Draws a screen for a terminal: a box sized to the terminal (at most
+/// `maximumWidth` columns, so a line stays readable on a wide one), with
+/// every action numbered in on-screen order. Widths are display columns, so
+/// wide and combining characters line up; colour is used only when asked
+/// for. A terminal narrower than `minimumWidth` gets a short "too narrow"
+/// message instead of a box it would wrap into garbage.
 public struct TerminalRenderer {
-    public var width: Int
-    public var color: Bool
+    /// The columns the box takes.
+    public let width: Int
+    public let color: Bool
+    /// The terminal has fewer than `minimumWidth` columns: no box fits.
+    public let tooNarrow: Bool
 
     public static let minimumWidth = 24
+    public static let maximumWidth = 100
 
     public init(width: Int, color: Bool) {
-        self.width = max(width, Self.minimumWidth)
+        tooNarrow = width < Self.minimumWidth
+        self.width = tooNarrow ? max(width, 1) : min(width, Self.maximumWidth)
         self.color = color
     }
 
     public func render(_ view: ViewNode, title: String, footer: String? = nil) -> String {
-        var numbering = Numbering()
-        let inner = width - 4
-        let body = lines(view.visible, width: inner, numbering: &numbering)
-        return box(title: ViewNode.visible(title, lines: false), body: body, footer: footer.map { ViewNode.visible($0) })
+        layout(view, title: title).text + footerText(footer)
     }
 
     /// The panel shown instead of a screen that could not be rendered.
     public func errorPanel(plugin: String, screen: String, reason: String, footer: String? = nil) -> String {
+        errorLayout(plugin: plugin, screen: screen, reason: reason).text + footerText(footer)
+    }
+
+    /// A screen laid out for the width, before it is cut to a terminal's height.
+    public func layout(_ view: ViewNode, title: String) -> Layout {
+        guard !tooNarrow else { return Layout(renderer: self, title: "", body: []) }
+        var numbering = Numbering()
+        return Layout(renderer: self, title: ViewNode.visible(title, lines: false), body: lines(view.visible, width: width - 4, numbering: &numbering))
+    }
+
+    public func errorLayout(plugin: String, screen: String, reason: String) -> Layout {
+        guard !tooNarrow else { return Layout(renderer: self, title: "", body: []) }
         let inner = width - 4
         let heading = ViewNode.visible("\(plugin) could not render '\(screen)'")
         var body = DisplayWidth.wrap(heading, columns: inner).map { Line($0, .negative, bold: true) }
         body += DisplayWidth.wrap(ViewNode.visible(reason), columns: inner).map { Line($0, .secondary) }
-        return box(title: "Error", body: body, footer: footer.map { ViewNode.visible($0) })
+        return Layout(renderer: self, title: "Error", body: body)
+    }
+
+    /// The lines under the box (keys, a message), wrapped to the width; none
+    /// on a terminal too narrow to show them whole.
+    public func footerLines(_ footer: String?) -> [String] {
+        guard let footer, !tooNarrow else { return [] }
+        return DisplayWidth.wrap(ViewNode.visible(footer), columns: width)
+    }
+
+    private func footerText(_ footer: String?) -> String {
+        footerLines(footer).map { $0 + "\n" }.joined()
+    }
+
+    /// A screen as lines of a box: all of it (`text`), or a window of its
+    /// body for a terminal shorter than the screen, whose borders say how
+    /// many lines are above and below.
+    public struct Layout {
+        let renderer: TerminalRenderer
+        let title: String
+        let body: [Line]
+
+        /// The number of body lines: what a window scrolls over.
+        public var bodyCount: Int { renderer.tooNarrow ? renderer.narrowMessage.count : body.count }
+
+        public var text: String { window(rows: bodyCount, offset: 0) }
+
+        /// `rows` body lines from `offset` (clamped), between the borders.
+        public func window(rows: Int, offset: Int) -> String {
+            if renderer.tooNarrow { return renderer.narrowMessage.prefix(max(rows, 1)).map { $0 + "\n" }.joined() }
+            let rows = max(min(rows, body.count), 0)
+            let offset = Self.clamp(offset, count: body.count, rows: rows)
+            let above = offset, below = body.count - offset - rows
+            var out = renderer.border("┌─", title: title, more: above > 0 ? "↑ \(above) more" : nil, "┐")
+            for line in body[offset..<(offset + rows)] {
+                let padding = String(repeating: " ", count: max(renderer.width - 4 - DisplayWidth.of(line.text), 0))
+                out += "│ " + renderer.styled(line) + padding + " │\n"
+            }
+            return out + renderer.border("└", title: nil, more: below > 0 ? "↓ \(below) more" : nil, "┘")
+        }
+
+        /// The first line a window of `rows` can start at, nearest `offset`.
+        public static func clamp(_ offset: Int, count: Int, rows: Int) -> Int {
+            max(min(offset, count - rows), 0)
+        }
+    }
+
+    /// Said instead of a box on a terminal too narrow for one, in words that wrap cleanly.
+    var narrowMessage: [String] {
+        DisplayWidth.wrap("Too narrow: \(width) columns; needs at least \(Self.minimumWidth).", columns: width)
     }
 
     struct Line {
@@ -48,7 +114,7 @@ public struct TerminalRenderer {
         var next = 1
         mutating func label() -> String {
             defer { next += 1 }
-            return next <= 9 ? "[\(next)]" : "[ ]"
+            return "[\(next)]"
         }
     }
 
@@ -75,14 +141,19 @@ public struct TerminalRenderer {
         case let .button(title, _, _):
             return DisplayWidth.wrap("\(numbering.label()) \(title)", columns: width).map { Line($0, bold: true) }
         case let .field(label, _, placeholder, value, _):
-            let shown = value.isEmpty ? placeholder : value
+            // An empty field shows an empty box and its placeholder dimmed
+            // after it, so a hint never reads as a value, colour or not.
             let prefix = "\(numbering.label()) " + (label.map { "\($0): " } ?? "")
-            return DisplayWidth.wrap(prefix + "[" + shown + "]", columns: width).map { Line($0, value.isEmpty ? .secondary : .primary) }
+            guard value.isEmpty else { return DisplayWidth.wrap(prefix + "[" + value + "]", columns: width).map { Line($0) } }
+            return DisplayWidth.wrap(prefix + "[ ]" + (placeholder.isEmpty ? "" : " " + placeholder), columns: width)
+                .map { Line($0, .secondary, dim: true, italic: true) }
         case let .list(action, rows):
             let labels = rows.map { _ in action == nil ? "•" : numbering.label() }
             let titleWidth = rows.map { DisplayWidth.of($0.title) }.max() ?? 0
+            // [9] and [10] take different widths: pad, so titles and details stay in their columns.
+            let labelWidth = labels.map { DisplayWidth.of($0) }.max() ?? 0
             return zip(labels, rows).flatMap { label, row -> [Line] in
-                var text = "\(label) \(row.title)"
+                var text = label + String(repeating: " ", count: labelWidth - DisplayWidth.of(label)) + " \(row.title)"
                 if let detail = row.detail {
                     text += String(repeating: " ", count: titleWidth - DisplayWidth.of(row.title)) + "  " + detail
                 }
@@ -119,20 +190,15 @@ public struct TerminalRenderer {
         }
     }
 
-    private func box(title: String, body: [Line], footer: String?) -> String {
-        let inner = width - 4
-        let heading = DisplayWidth.prefix(" \(title) ", fitting: width - 4)
-        var out = "┌─" + heading + String(repeating: "─", count: width - 3 - DisplayWidth.of(heading)) + "┐\n"
-        for line in body {
-            let padding = String(repeating: " ", count: max(inner - DisplayWidth.of(line.text), 0))
-            out += "│ " + styled(line) + padding + " │\n"
-        }
-        out += "└" + String(repeating: "─", count: width - 2) + "┘\n"
-        if let footer { out += DisplayWidth.wrap(footer, columns: width).joined(separator: "\n") + "\n" }
-        return out
+    /// A border line: `open`, the title, a run of ─, what is beyond the window, `close`.
+    private func border(_ open: String, title: String?, more: String?, _ close: String) -> String {
+        let right = more.map { " \($0) ─" } ?? ""
+        let room = width - DisplayWidth.of(open) - DisplayWidth.of(right) - DisplayWidth.of(close)
+        let heading = title.map { DisplayWidth.prefix(" \($0) ", fitting: room - 1) } ?? ""
+        return open + heading + String(repeating: "─", count: max(room - DisplayWidth.of(heading), 0)) + right + close + "\n"
     }
 
-    private func styled(_ line: Line) -> String {
+    fileprivate func styled(_ line: Line) -> String {
         guard color, !line.text.isEmpty else { return line.text }
         var codes: [String] = []
         if line.bold { codes.append("1") }

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import HostShim
 
@@ -27,7 +26,7 @@ final class DirectoryWatcher: @unchecked Sendable {
     private let retryMilliseconds: Int32
     /// Written to by `stop()`; the thread polls it with the inotify descriptor.
     private let stopPipe: (read: Int32, write: Int32)
-    private var thread: Thread?
+    private var started = false
 
     /// `mask` is the events wanted on entries; a directory's own deletion
     /// or move is always watched.
@@ -51,11 +50,9 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
 
     func start(threadName: String, onEvent: @escaping @Sendable (Event) -> Void) {
-        guard thread == nil, stopPipe.read >= 0 else { return }
-        let thread = Thread { [self] in run(onEvent) }
-        thread.name = threadName
-        self.thread = thread
-        thread.start()
+        guard !started, stopPipe.read >= 0 else { return }
+        started = true
+        Threads.start(name: threadName) { [self] in run(onEvent) }
     }
 
     /// Asks the thread to end; it reports nothing more.

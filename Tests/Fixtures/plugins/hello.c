@@ -16,6 +16,9 @@
 #ifndef PLUGIN_NAME
 #define PLUGIN_NAME "Hello"
 #endif
+#ifndef GREETED
+#define GREETED "world"
+#endif
 #ifndef DESCRIPTOR_NAME
 #define DESCRIPTOR_NAME PLUGIN_NAME
 #endif
@@ -72,7 +75,7 @@ static wh_plugin *create(const wh_host *host) {
     if (!plugin) return NULL;
     plugin->host = host;
     plugin->log = host->get_service(host, WH_SERVICE_LOG);
-    strcpy(plugin->name, "world");
+    strcpy(plugin->name, GREETED);
     return plugin;
 }
 

@@ -11,6 +11,11 @@
  *   CONNECT_IN_RENDER    opens a TCP socket and connects to 127.0.0.1:9
  *   WRITE_OUTSIDE_IN_RENDER  creates ESCAPE_PATH (default /tmp/widget-host-hostile-escape)
  *   FLOOD_IN_RENDER      publishes a million bus events
+ *   SELF_FLOOD           subscribes to its own topic in create, and publishes
+ *                        SELF_FLOOD (a count) events to itself in render; the
+ *                        view says how many were queued, how many refused
+ *                        (and the last refusal's code), and how many arrived
+ *   BIG_PUBLISH          publishes one payload of 100 MB and shows the result
  *   OVERSIZED_RENDER     writes 64 MiB of view, ignoring refusals
  *   FORGE_FRAME          writes a frame header announcing 1 GiB to descriptor 3,
  *                        where an isolated plugin's host connection lives
@@ -18,6 +23,7 @@
  *                        directory holds a marker it writes just before
  * Elsewhere:
  *   LYING_DESCRIPTOR     the descriptor says it is 4 GiB long
+ *   CRASH_ON_LOAD        a constructor crashes as soon as the file is loaded
  *   CRASH_LATER          a thread it starts in create crashes 300 ms later
  *   SPIN_LATER           a thread it starts in create spins forever
  *   WRITE_INSIDE         render writes a file in its working directory (its
@@ -94,6 +100,12 @@
 #define HTTP_FIELD ""
 #endif
 
+#ifdef SELF_FLOOD
+#define SUBSCRIBES "\"hostile.flood\""
+#else
+#define SUBSCRIBES ""
+#endif
+
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"" PLUGIN_ID "\","
@@ -103,13 +115,14 @@ WH_MANIFEST("{"
     "\"description\": \"Misbehaves on purpose.\","
     "\"screens\": [{\"id\": \"main\", \"title\": \"Hostile\", \"actions\": []}],"
     "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": [\"widget-host.bus/1\"" HTTP_SERVICE "]},"
-    "\"topics\": {\"publish\": [\"hostile.flood\"], \"subscribe\": []}"
+    "\"topics\": {\"publish\": [\"hostile.flood\"], \"subscribe\": [" SUBSCRIBES "]}"
     HTTP_FIELD
 "}")
 
 struct wh_plugin {
     const wh_host *host;
     const wh_bus_v1 *bus;
+    long received;
 };
 
 #if defined(CRASH_LATER) || defined(SPIN_LATER)
@@ -130,6 +143,9 @@ static wh_plugin *create(const wh_host *host) {
     if (!plugin) return NULL;
     plugin->host = host;
     plugin->bus = host->get_service(host, WH_SERVICE_BUS);
+#ifdef SELF_FLOOD
+    if (!plugin->bus || plugin->bus->subscribe(host, "hostile.flood") <= 0) return NULL;
+#endif
 #if defined(CRASH_LATER) || defined(SPIN_LATER)
     pthread_t thread;
     pthread_create(&thread, NULL, misbehave_later, NULL);
@@ -292,6 +308,10 @@ static int32_t attack(const wh_output *out) {
 }
 #endif
 
+#ifdef CRASH_ON_LOAD
+__attribute__((constructor)) static void crash_on_load(void) { *(volatile int *)0 = 1; }
+#endif
+
 #ifdef ATTACK_IN_CONSTRUCTOR
 __attribute__((constructor)) static void attack_on_load(void) { attack(NULL); }
 #endif
@@ -322,6 +342,32 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 #endif
 #ifdef FLOOD_IN_RENDER
     for (int i = 0; i < 1000000 && plugin->bus; i++) plugin->bus->publish(plugin->host, "hostile.flood", "{}");
+#endif
+#ifdef SELF_FLOOD
+    long queued = 0, refused = 0, last_refusal = 0;
+    for (int i = 0; i < SELF_FLOOD; i++) {
+        int32_t result = plugin->bus->publish(plugin->host, "hostile.flood", "{\"n\":1}");
+        if (result == 0) queued++; else { refused++; last_refusal = result; }
+    }
+    char flood_view[160];
+    snprintf(flood_view, sizeof flood_view,
+             "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"queued %ld, refused %ld (%ld), received %ld\"}}",
+             queued, refused, last_refusal, plugin->received);
+    return emit(out, flood_view);
+#endif
+#ifdef BIG_PUBLISH
+    size_t big = (size_t)100 << 20;
+    char *payload = malloc(big + 1);
+    if (!payload) return WH_FAILED;
+    memset(payload, 'x', big);
+    memcpy(payload, "{\"a\":\"", 6);
+    memcpy(payload + big - 2, "\"}", 2);
+    payload[big] = 0;
+    char big_view[96];
+    snprintf(big_view, sizeof big_view, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"publish returned %d\"}}",
+             (int)plugin->bus->publish(plugin->host, "hostile.flood", payload));
+    free(payload);
+    return emit(out, big_view);
 #endif
 #ifdef OVERSIZED_RENDER
     static char chunk[1 << 20];
@@ -367,7 +413,8 @@ static int32_t handle_action(wh_plugin *plugin, const char *action, const char *
 }
 
 static void on_event(wh_plugin *plugin, const char *topic, const char *payload) {
-    (void)plugin; (void)topic; (void)payload;
+    (void)topic; (void)payload;
+    plugin->received++;
 }
 
 static void destroy(wh_plugin *plugin) { free(plugin); }

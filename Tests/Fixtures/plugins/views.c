@@ -17,7 +17,8 @@
  *   long          long texts, titles and rows for narrow terminals
  *   form          a text field, a list and a button whose effects show
  *   links         a link to another plugin's screen and one to its own
- *   many_actions  eleven buttons
+ *   many_actions  eleven buttons that pick their number, and what was picked
+ *   tall          sixty numbered lines, for a terminal shorter than that
  *   escape        text that carries terminal control characters
  *   crash         a button that makes the next render crash (SIGSEGV)
  *   ticker        a button that starts a thread which changes the state
@@ -51,6 +52,7 @@
     X("form", "Form") \
     X("links", "Links") \
     X("many_actions", "Many actions") \
+    X("tall", "Tall") \
     X("escape", "Escapes") \
     X("crash", "Crash") \
     X("ticker", "Ticker") \
@@ -290,7 +292,11 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
                   "{\"kind\":\"link\",\"title\":\"Our form\",\"target\":\"widget://views/form\"}]}}");
     } else if (strcmp(screen, "many_actions") == 0) {
         puts_(&b, "{\"view\":1,\"root\":{\"kind\":\"vstack\",\"children\":[");
-        for (int i = 1; i <= 11; i++) printf_(&b, "%s{\"kind\":\"button\",\"title\":\"Action %d\",\"action\":\"wave\"}", i > 1 ? "," : "", i);
+        for (int i = 1; i <= 11; i++) printf_(&b, "{\"kind\":\"button\",\"title\":\"Action %d\",\"action\":\"pick\",\"value\":\"%d\"},", i, i);
+        printf_(&b, "{\"kind\":\"text\",\"text\":\"Picked: %s\"}]}}", plugin->picked);
+    } else if (strcmp(screen, "tall") == 0) {
+        puts_(&b, "{\"view\":1,\"root\":{\"kind\":\"vstack\",\"children\":[");
+        for (int i = 1; i <= 60; i++) printf_(&b, "%s{\"kind\":\"text\",\"text\":\"Line %d of 60\"}", i > 1 ? "," : "", i);
         puts_(&b, "]}}");
     } else if (strcmp(screen, "escape") == 0) {
         puts_(&b, "{\"view\":1,\"root\":{\"kind\":\"vstack\",\"children\":["

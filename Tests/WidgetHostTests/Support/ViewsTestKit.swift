@@ -78,7 +78,7 @@ enum WidthOracle {
     ).union(["🚀", "😀", "❤️", "👍🏽", "🇫🇷", "👨‍👩‍👧", "✅", "🌙"])
 
     static let narrow: Set<Character> = Set([
-        "e\u{301}", "e\u{301}\u{302}", "u\u{308}", "U\u{308}", "→", "•", "…", "─", "│", "┌", "┐", "└", "┘", "·", "£", "€", "\u{FFFD}",
+        "e\u{301}", "e\u{301}\u{302}", "u\u{308}", "U\u{308}", "→", "↑", "↓", "•", "…", "─", "│", "┌", "┐", "└", "┘", "·", "£", "€", "\u{FFFD}",
     ] as [Character])
 
     static func width(_ character: Character) -> Int {

@@ -78,7 +78,8 @@ typedef struct wh_plugin_descriptor {
 
     /* Handles a person's action, such as a button press. value is NULL for an
      * action without one (a button) and UTF-8 text otherwise (a text field).
-     * Both strings are borrowed for the call only. */
+     * Both strings are borrowed for the call only. One action id is the
+     * host's own, WH_ACTION_REFRESH below. */
     int32_t (*handle_action)(wh_plugin *plugin, const char *action_id,
                              const char *value);
 
@@ -101,12 +102,29 @@ typedef struct wh_plugin_descriptor {
      *             whose meaning is the widget's own (Checkout: {"isValid":
      *             true, "amountDueToday": ..., "paymentScheduleChecksum": ...}
      *             or {"isValid": false, "errorCode": ..., "message": ...}).
+     *   "timeline": the entries a widget with a timeline will show, for
+     *             `widget-host timeline --json`: {"entries": [{"date": ISO
+     *             8601, "current": bool, "data": the entry's data or null}],
+     *             "error": why there are none, or null}, plus any fields of
+     *             the widget's own (Trips: "now", "skipped").
      * Returns WH_OK, WH_UNKNOWN_QUERY for a query it does not answer, or
      * WH_FAILED. Threads: as render, on the host's main thread, one call at a
      * time with the instance's other calls. query_id and out are borrowed for
      * the call only. A query must not change what the widget shows. */
     int32_t (*query)(wh_plugin *plugin, const char *query_id, const wh_output *out);
 } wh_plugin_descriptor;
+
+/* The reserved action a host sends through handle_action when a person asks
+ * for fresh data (the terminal's `r` key). value is the id of the screen the
+ * person sees. A widget that can refresh starts fetching again and returns
+ * WH_OK (it asks for a render when the new data is in, as for any change);
+ * a widget with nothing to refresh returns WH_UNKNOWN_ACTION, as it does for
+ * any action it does not know, and the host then only draws the screen
+ * again. So every 1.0 plugin already answers it correctly. Action ids that
+ * start with "widget-host." are the host's: a plugin does not name its own
+ * actions so, and a host sends no other such id unless a later 1.x minor
+ * defines it here. */
+#define WH_ACTION_REFRESH "widget-host.refresh"
 
 /* The size of the descriptor as ABI 1.0 defines it: the smallest a host
  * accepts. Later minors append fields after destroy. */

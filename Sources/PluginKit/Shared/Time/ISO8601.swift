@@ -12,6 +12,11 @@ public enum ISO8601 {
         public let milliseconds: Int64
         /// The offset from UTC, in minutes, as the text wrote it.
         public let offsetMinutes: Int
+
+        public init(milliseconds: Int64, offsetMinutes: Int) {
+            self.milliseconds = milliseconds
+            self.offsetMinutes = offsetMinutes
+        }
     }
 
     public static func milliseconds(from text: String) -> Int64? {
@@ -75,5 +80,26 @@ public enum ISO8601 {
         let days = Int64(CivilCalendar.days(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
         return Instant(milliseconds: seconds * 1000 + Int64(fraction), offsetMinutes: offset)
+    }
+}
+
+extension ISO8601 {
+    /// `instant` as text in its own offset: `2026-06-10T08:05:00+02:00`,
+    /// `Z` for UTC, with milliseconds only when there are some.
+    public static func format(_ instant: Instant) -> String {
+        let local = instant.milliseconds + Int64(instant.offsetMinutes) * 60_000
+        let days = CivilCalendar.floorDivide(local, 86_400_000)
+        let inDay = local - days * 86_400_000
+        let (year, month, day) = CivilCalendar.date(fromDays: Int(days))
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var text = "\(year < 1000 ? String(repeating: "0", count: 4 - String(year).count) : "")\(year)-\(two(Int64(month)))-\(two(Int64(day)))"
+        text += "T\(two(inDay / 3_600_000)):\(two(inDay / 60_000 % 60)):\(two(inDay / 1000 % 60))"
+        if inDay % 1000 != 0 {
+            let millis = inDay % 1000
+            text += "." + (millis < 10 ? "00" : millis < 100 ? "0" : "") + "\(millis)"
+        }
+        guard instant.offsetMinutes != 0 else { return text + "Z" }
+        let offset = abs(instant.offsetMinutes)
+        return text + (instant.offsetMinutes < 0 ? "-" : "+") + two(Int64(offset / 60)) + ":" + two(Int64(offset % 60))
     }
 }

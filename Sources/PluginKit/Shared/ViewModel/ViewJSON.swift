@@ -33,8 +33,10 @@ extension ViewNode {
 }
 
 extension ViewScreen {
-    /// `{"view":1,"root":...}`, with `"error"` when the screen shows one.
-    public var json: JSONValue {
+    /// The whole description, `{"view":1,"root":...}`, with `"error"` when
+    /// the screen shows one. (Not `json`, which is a node's: code that takes
+    /// a screen for its root then fails to build instead of reading nothing.)
+    public var document: JSONValue {
         .object([("view", .number(String(ViewDescription.version))), ("root", root.json)] + (error.map { [("error", .string($0))] } ?? []))
     }
 }

@@ -4,6 +4,8 @@
  * "checkout.changed". Subscriptions may use "*" for one segment
  * ("checkout.*") and, last, "#" for any number ("nav.#", or "#" for all).
  * Payloads are UTF-8 JSON; an invalid one is refused and never delivered.
+ * A plugin that publishes more than the host's limit of events in one
+ * second (1000 unless configured) is stopped, in process as when isolated.
  * A plugin may publish and subscribe only to what its manifest's "topics"
  * declare (a declared "checkout.*" allows subscribing to "checkout.ready").
  *
@@ -20,7 +22,15 @@ enum {
     WH_BUS_DENIED = -1,           /* the manifest does not declare the topic */
     WH_BUS_INVALID_TOPIC = -2,    /* the topic or pattern breaks the rules */
     WH_BUS_INVALID_PAYLOAD = -3,  /* the payload is not UTF-8 JSON */
+    WH_BUS_TOO_LARGE = -4,        /* the payload is over WH_BUS_MAX_PAYLOAD_BYTES */
+    WH_BUS_FLOODED = -5,          /* the plugin published more events in a second than
+                                     the host allows, and is stopped: nothing more is
+                                     published or delivered */
 };
+
+/* The largest payload the bus carries, in bytes: events are notices, not
+ * bulk data (put that in the store and publish its key). */
+#define WH_BUS_MAX_PAYLOAD_BYTES (1024 * 1024)
 
 typedef struct wh_bus_v1 {
     /* Publishes an event. Returns 0 once it is queued, or a WH_BUS_* error.

@@ -1,0 +1,142 @@
+import Foundation
+
+/// `widget-host help [COMMAND|TOPIC]` and `widget-host help --man`: every
+/// page comes from the command declarations and the topics below, so help,
+/// the man page and the completions cannot say different things.
+enum HelpPages {
+    struct Topic: Sendable {
+        let name: String
+        let summary: String
+        let text: String
+    }
+
+    static let searchPath = """
+        Plugins are searched for in, first found wins:
+          1. each --plugin-dir DIR
+          2. WIDGET_HOST_PLUGIN_PATH (colon-separated)
+          3. $XDG_DATA_HOME/widget-host/plugins (default ~/.local/share/widget-host/plugins)
+          4. the directory that holds the widget-host executable
+        """
+
+    static let command = Command(
+        name: "help",
+        summary: "show the help page of a command or topic, or every page as a man page",
+        operands: [Operand(name: "COMMAND|TOPIC", help: "a command, or one of the topics: \(topics.map(\.name).joined(separator: ", "))",
+                           optional: true, completion: .helpPage)],
+        options: [.flag("--man", "print every page as one man page, in troff: widget-host help --man | man -l -")],
+        run: { cli, arguments in
+            if arguments.has("--man") {
+                cli.console.out(manPage(commands: WidgetHostCLI.commands, homeOptions: LaunchCommand.homeOptions, version: WidgetHostCLI.version))
+            } else if let name = arguments.positionals.first {
+                guard let page = page(name, commands: WidgetHostCLI.commands) else {
+                    let known = WidgetHostCLI.commands.map(\.name) + topics.map(\.name)
+                    let hint = Suggestions.closest(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw UsageError("no command or topic '\(name)'\(hint)")
+                }
+                cli.console.out(page)
+            } else {
+                cli.console.out(cli.overview)
+            }
+            return 0
+        }
+    )
+
+    /// How to install a completion script: the notes of `widget-host completion`.
+    static let completionNotes = """
+        `widget-host completion SHELL` prints a completion script made from the same
+        declarations the parser uses. Install it with one of:
+
+          widget-host completion bash > ~/.local/share/bash-completion/completions/widget-host
+          widget-host completion zsh > ~/.zfunc/_widget-host      (with ~/.zfunc on $fpath)
+          widget-host completion fish > ~/.config/fish/completions/widget-host.fish
+
+        Plugin names complete from the plugins widget-host finds on the search path.
+        """
+
+    static let topics: [Topic] = [
+        Topic(name: "plugins", summary: "where plugins are searched for, and which copy wins", text: searchPath + """
+
+
+        A plugin file, or a directory on its way, that others can write is refused
+        (unsafe) unless --allow-insecure is given. When a refused copy's id is also
+        provided by a later copy, the later one is used, and list and a warning say so.
+
+        A plugin is named by its full id (org.widgethost.trips), the last part of its
+        id (trips) or its display name ("My Trips"), in any case; commands that take a
+        plugin file accept a path too (anything with a slash or ending in .so).
+        """),
+        Topic(name: "config", summary: "the configuration file, --config and --set", text: """
+        The configuration is JSON, read from --config FILE or else, if it exists,
+        $XDG_CONFIG_HOME/widget-host/config.json (default ~/.config/widget-host/config.json):
+
+          {"host": {"isolation": "always"},
+           "plugins": {"crypto": {"currency": "EUR"}}}
+
+        "plugins" has a section per plugin (by full id or last part); each plugin sees
+        only its own. --set PLUGIN.KEY=VALUE overrides one key (VALUE is JSON if it
+        parses, else a string). launch, timeline, list and the home screen read it:
+        a broken file is an error there, and a section or --set naming no plugin found
+        is a warning with the closest known name.
+        """),
+        Topic(name: "environment", summary: "the environment variables widget-host reads", text: """
+          WIDGET_HOST_PLUGIN_PATH  directories to search for plugins (colon-separated)
+          WIDGET_HOST_LOG          log threshold: debug, info, warning (default) or error
+          WIDGET_HOST_SDK          the package source `widget-host new` builds against
+          XDG_DATA_HOME            holds widget-host/plugins and widget-host/store
+          XDG_CONFIG_HOME          holds widget-host/config.json
+          NO_COLOR                 set: no colour on the terminal
+          COLUMNS                  the terminal's width, where it cannot be asked
+        """),
+        Topic(name: "exit-status", summary: "what the exit status means, for scripts", text: """
+          0  success
+          1  failure: a plugin not found or refused, a broken configuration, a widget
+             still loading when --wait ran out, an error screen, or output that could
+             not be written (a message says which)
+          2  a usage error: an unknown command or option, a missing or bad value
+        """),
+    ]
+
+    /// The page for a command or a topic, or nil for neither.
+    static func page(_ name: String, commands: [Command]) -> String? {
+        if let command = commands.first(where: { $0.name == name }) { return command.helpText }
+        return topics.first { $0.name == name }.map { "widget-host help \($0.name): \($0.summary)\n\n\($0.text)\n" }
+    }
+
+    /// Every command and topic, in troff for man(1).
+    static func manPage(commands: [Command], homeOptions: [Option], version: String) -> String {
+        var page = """
+        .TH WIDGET-HOST 1 "" "widget-host \(version)" "User Commands"
+        .SH NAME
+        widget-host \\- finds widget plugins and runs them
+        .SH SYNOPSIS
+        .B widget-host
+        COMMAND [OPTIONS]
+        .br
+        .B widget-host
+        \(roff(homeOptions.map(\.synopsis).joined(separator: " ")))
+        .SH COMMANDS
+
+        """
+        for command in commands {
+            page += ".SS \(roff(command.name))\n\(roff(command.summary)).\n.PP\n.B \(roff(command.usage))\n"
+            for operand in command.operands {
+                page += ".TP\n.I \(roff(operand.name))\n\(roff(operand.help))\n"
+                for choice in operand.choices { page += ".TP\n.B \(roff(choice.word))\n\(roff(choice.help))\n" }
+            }
+            for option in command.options { page += ".TP\n.B \(roff(option.synopsisInHelp))\n\(roff(option.help))\n" }
+            if let notes = command.notes { page += ".PP\n\(roff(notes))\n" }
+        }
+        for topic in topics {
+            page += ".SH \(roff(topic.name.uppercased()))\n.nf\n\(roff(topic.text))\n.fi\n"
+        }
+        return page
+    }
+
+    /// Text troff shows as written: backslashes doubled, and no line that
+    /// starts with a control character.
+    static func roff(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\e").split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
+        }.joined(separator: "\n").replacingOccurrences(of: "-", with: "\\-")
+    }
+}
