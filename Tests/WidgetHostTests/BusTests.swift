@@ -452,7 +452,7 @@ struct BusABITextTests {
             (payload + [0]).withUnsafeBufferPointer { payload in
                 topic.withMemoryRebound(to: CChar.self) { topic in
                     payload.withMemoryRebound(to: CChar.self) { payload in
-                        ServiceCalls.publish(UnsafePointer(context.host), topic.baseAddress, payload.baseAddress)
+                        BusService.description.table.typed(wh_bus_v1.self).publish!(UnsafePointer(context.host), topic.baseAddress, payload.baseAddress)
                     }
                 }
             }

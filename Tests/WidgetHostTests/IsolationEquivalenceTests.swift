@@ -56,10 +56,6 @@ struct IsolationEquivalenceTests {
     /// same actions must get the same answers through the proxy.
     @Test("every service answers the same through the proxy, denials included")
     func sameServiceAnswers() throws {
-        let directory = try TestSupport.makeTemporaryDirectory("services-equivalence")
-        let path = directory + "/services.so"
-        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/services.c", output: path)
-        let candidate = try Kit.candidate(path)
         let steps: [(String, String?)] = [
             ("service", "widget-host.http/1"), ("service", "widget-host.log/1"), ("service", "widget-host.future/8"),
             ("publish", "services.out {\"n\":1}"), ("publish", "undeclared.topic {}"), ("publish", "services.out not json"),
@@ -88,19 +84,14 @@ struct IsolationEquivalenceTests {
         }
         var config = HostConfig.empty
         try config.set("services.currency=\"USD\"")
-        let home = try Kit.Home()
-        let inRecorder = LogRecorder(), isolatedRecorder = LogRecorder()
-        let inRuntime = HostRuntime(config: config, storeDirectory: home.root + "/in/shared", log: HostLog(threshold: .debug, sink: inRecorder.sink))
-        let isolatedRuntime = HostRuntime(config: config, storeDirectory: home.root + "/isolated/shared",
-                                          log: HostLog(threshold: .debug, sink: isolatedRecorder.sink))
-        let loaded = try Loader.load(path: path, manifest: candidate.manifest!, serviceIDs: inRuntime.serviceIDs)
-        let inProcess = try drive(try PluginInstance(plugin: loaded, runtime: inRuntime), inRuntime)
-        let isolated = try drive(try home.launcher().launch(candidate, isolatedRuntime), isolatedRuntime)
+        let both = try Kit.BothModes(fixture: "services", config: config)
+        let inProcess = try drive(both.inProcess, both.inRuntime)
+        let isolated = try drive(both.isolated, both.isolatedRuntime)
         #expect(isolated == inProcess)
         for line in ["denied service widget-host.http/1", "denied publish to undeclared.topic", "denied subscription to secret.*",
                      "said through the log service"] {
-            #expect(inRecorder.recorded.contains { $0.contains(line) }, "in process did not log \(line)")
-            #expect(isolatedRecorder.recorded.contains { $0.contains(line) }, "isolated did not log \(line)")
+            #expect(both.inLog.recorded.contains { $0.contains(line) }, "in process did not log \(line)")
+            #expect(both.isolatedLog.recorded.contains { $0.contains(line) }, "isolated did not log \(line)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// `widget-host completion bash|zsh|fish`: a completion script made from the
 /// command declarations, so a shell offers exactly what the parser accepts.
@@ -87,7 +86,7 @@ struct CompletionScripts {
         return script
     }
 
-    private func bashName(_ name: String) -> String { name.replacingOccurrences(of: "-", with: "_") }
+    private func bashName(_ name: String) -> String { name.replacing("-", with: "_") }
 
     private func bashFunction(_ name: String, options: [Option], operands: [Operand]) -> String {
         let all = options + [Self.help]
@@ -126,7 +125,7 @@ struct CompletionScripts {
     // MARK: zsh
 
     var zsh: String {
-        let described = commands.map { "        " + zshQuote("\($0.name.replacingOccurrences(of: ":", with: "\\:")):\($0.summary)") }
+        let described = commands.map { "        " + zshQuote("\($0.name.replacing(":", with: "\\:")):\($0.summary)") }
         return """
         #compdef widget-host
         # zsh completion for widget-host; made by `widget-host completion zsh`.
@@ -191,7 +190,7 @@ struct CompletionScripts {
         return escaped
     }
 
-    private func zshQuote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    private func zshQuote(_ text: String) -> String { "'" + text.replacing("'", with: "'\\''") + "'" }
 
     // MARK: fish
 
@@ -242,6 +241,6 @@ struct CompletionScripts {
     }
 
     private func fishQuote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// `widget-host help [COMMAND|TOPIC]` and `widget-host help --man`: every
 /// page comes from the command declarations and the topics below, so help,
@@ -135,8 +134,8 @@ enum HelpPages {
     /// Text troff shows as written: backslashes doubled, and no line that
     /// starts with a control character.
     static func roff(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\e").split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        text.replacing("\\", with: "\\e").split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
-        }.joined(separator: "\n").replacingOccurrences(of: "-", with: "\\-")
+        }.joined(separator: "\n").replacing("-", with: "\\-")
     }
 }

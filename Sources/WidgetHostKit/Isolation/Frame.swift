@@ -38,8 +38,9 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// The protocol this host and its children speak; a child that says
-    /// otherwise in its hello is stopped.
-    public static let protocolVersion = 1
+    /// otherwise in its hello is stopped. 2: a service call carries its
+    /// arguments as `args`, in the order its `ServiceFunction` describes.
+    public static let protocolVersion = 2
     public static let headerBytes = 9
     /// The most a payload may be, either way: a 4 MiB render, a config
     /// section, an http body or a value to store, with room to spare.

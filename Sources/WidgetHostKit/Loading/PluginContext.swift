@@ -64,7 +64,7 @@ public final class PluginContext: @unchecked Sendable {
             host_data: nil,
             get_service: { host, id in
                 guard let context = PluginContext.from(host), let id else { return nil }
-                return context.service(ServiceCalls.text(id))
+                return context.service(lossyText(id))
             },
             request_render: { host in
                 PluginContext.from(host)?.wakeUp()

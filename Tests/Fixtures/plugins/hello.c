@@ -65,7 +65,7 @@ WH_MANIFEST("{"
 
 struct wh_plugin {
     const wh_host *host;
-    const wh_log_v1 *log;
+    wh_log_ref log;
     int waves;
     char name[64];
 };
@@ -74,7 +74,7 @@ static wh_plugin *create(const wh_host *host) {
     wh_plugin *plugin = calloc(1, sizeof *plugin);
     if (!plugin) return NULL;
     plugin->host = host;
-    plugin->log = host->get_service(host, WH_SERVICE_LOG);
+    plugin->log = wh_use_log(host);
     strcpy(plugin->name, GREETED);
     return plugin;
 }
@@ -111,7 +111,7 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 static int32_t handle_action(wh_plugin *plugin, const char *action, const char *value) {
     if (strcmp(action, "wave") == 0) {
         plugin->waves++;
-        if (plugin->log) plugin->log->log(plugin->host, WH_LOG_INFO, "waved");
+        wh_log(plugin->log, WH_LOG_INFO, "waved");
         return WH_OK;
     }
     if (strcmp(action, "rename") == 0) {

@@ -115,6 +115,35 @@ enum IsolationTestKit {
         }
     }
 
+    /// A C fixture (`Tests/Fixtures/plugins/NAME.c`) compiled into a plugin of its own.
+    static func fixture(_ name: String) throws -> (path: String, candidate: PluginCandidate) {
+        let path = try TestSupport.makeTemporaryDirectory(name) + "/\(name).so"
+        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/\(name).c", output: path)
+        return (path, try candidate(path))
+    }
+
+    /// One plugin started twice, in process and isolated, each with a runtime
+    /// of its own (the same configuration, separate stores) logging at debug.
+    struct BothModes {
+        let inProcess: any WidgetInstance
+        let isolated: any WidgetInstance
+        let inRuntime: HostRuntime
+        let isolatedRuntime: HostRuntime
+        let inLog = LogRecorder()
+        let isolatedLog = LogRecorder()
+
+        init(fixture name: String, config: HostConfig) throws {
+            let (path, candidate) = try IsolationTestKit.fixture(name)
+            let home = try Home()
+            inRuntime = HostRuntime(config: config, storeDirectory: home.root + "/in/shared", log: HostLog(threshold: .debug, sink: inLog.sink))
+            isolatedRuntime = HostRuntime(config: config, storeDirectory: home.root + "/isolated/shared",
+                                          log: HostLog(threshold: .debug, sink: isolatedLog.sink))
+            let loaded = try Loader.load(path: path, manifest: candidate.manifest!, serviceIDs: inRuntime.serviceIDs)
+            inProcess = try PluginInstance(plugin: loaded, runtime: inRuntime)
+            isolated = try home.launcher().launch(candidate, isolatedRuntime)
+        }
+    }
+
     /// The JSON `launch --format json` printed.
     static func screen(_ run: TestSupport.HostRun) throws -> JSONValue {
         try run.json()

@@ -105,8 +105,10 @@ enum TestSupport {
 
     /// `cc -shared -fPIC -Wall -Wextra -Werror -I <include> FLAGS -o OUTPUT SOURCE`,
     /// run without a shell. The output is made mode 0755 whatever the umask.
-    static func compileC(source: String, flags: [String] = [], output: String) throws {
-        let arguments = [try compiler(), "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I", includeDirectory]
+    /// `compiler` names another compiler (`g++` for a C++ plugin), found the
+    /// same way.
+    static func compileC(source: String, flags: [String] = [], output: String, compiler name: String? = nil) throws {
+        let arguments = [try compiler(name), "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I", includeDirectory]
             + flags + ["-o", output, source]
         let result = try run(arguments, environment: nil, timeout: 120)
         guard result.termination == .exited(0) else {
@@ -116,16 +118,16 @@ enum TestSupport {
         try setMode(output, 0o755)
     }
 
-    /// `$CC` if set, else `cc` from PATH, as an absolute path (ChildProcess
-    /// does not search PATH).
-    private static func compiler() throws -> String {
+    /// `name`, else `$CC` if set, else `cc`, from PATH, as an absolute path
+    /// (ChildProcess does not search PATH).
+    private static func compiler(_ named: String? = nil) throws -> String {
         let environment = ProcessInfo.processInfo.environment
-        let name = environment["CC"].flatMap { $0.isEmpty ? nil : $0 } ?? "cc"
+        let name = named ?? environment["CC"].flatMap { $0.isEmpty ? nil : $0 } ?? "cc"
         if name.hasPrefix("/") { return name }
         let directories = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         let candidates = directories.map { directory -> String in "\(directory)/\(name)" }
         guard let found = candidates.first(where: { path in access(path, X_OK) == 0 }) else {
-            throw Failure("no C compiler '\(name)' on PATH")
+            throw Failure("no compiler '\(name)' on PATH (.ci/run installs it)")
         }
         return found
     }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include "version.h"
 
+WH_BEGIN_DECLS
+
 typedef struct wh_host {
     /* The ABI the host speaks and sizeof(wh_host) as the host built it. A
      * plugin built against a newer minor must check struct_size before it
@@ -27,15 +29,40 @@ typedef struct wh_host {
      * declare it (capabilities are deny-by-default).
      * The table stays valid until the instance is destroyed. service_id is
      * borrowed for the call only.
-     * Thread: any thread. */
+     * [any-thread] */
     const void *(*get_service)(const struct wh_host *host, const char *service_id);
 
     /* Tells the host that the instance's state changed and its screen should
      * be rendered again (a price arrived, a timer fired). The host coalesces
      * requests and calls render() later on the main thread; never from inside
      * this call.
-     * Thread: any thread. */
+     * [any-thread] */
     void (*request_render)(const struct wh_host *host);
 } wh_host;
+
+/* What a typed wrapper answers when the plugin was not granted its service:
+ * unlike every result a service itself gives. */
+#define WH_NO_SERVICE (-100)
+
+/* Typed wrappers. Each service header declares, through this macro, a
+ * wh_NAME_ref (the service's table bound to the wh_host it came from) and
+ * wh_use_NAME(host), which looks the table up once; its wrappers
+ * wh_NAME_FUNCTION(ref, ...) then need no cast, no NULL check and no second
+ * host, and answer WH_NO_SERVICE (or nothing) when the table is NULL:
+ *
+ *     wh_store_ref store = wh_use_store(host);          (in create)
+ *     int32_t found = wh_store_get(store, "key", out);  (anywhere later)
+ */
+#define WH_SERVICE_REF(name, table_type, service_id)                           \
+    typedef struct wh_##name##_ref {                                           \
+        const wh_host *host;                                                   \
+        const table_type *table; /* NULL when not granted */                   \
+    } wh_##name##_ref;                                                         \
+    static inline wh_##name##_ref wh_use_##name(const wh_host *host) {         \
+        wh_##name##_ref ref = {host, host ? (const table_type *)host->get_service(host, service_id) : NULL}; \
+        return ref;                                                            \
+    }
+
+WH_END_DECLS
 
 #endif

@@ -27,6 +27,10 @@
 #ifndef WIDGET_HOST_MANIFEST_H
 #define WIDGET_HOST_MANIFEST_H
 
+#include "version.h"
+
+WH_BEGIN_DECLS
+
 #define WH_MANIFEST_SECTION "widget_host_manifest"
 #define WH_MANIFEST_MAX_BYTES 65536
 
@@ -36,10 +40,11 @@ __attribute__((visibility("hidden"))) const char *wh_manifest_json(void);
 /* `used` keeps the compiler from dropping the array, `retain` keeps the
  * linker's --gc-sections from dropping the section. The symbol is hidden so
  * that it never clashes with another image's; wh_manifest_json() is the
- * plugin's own way to read it. */
+ * plugin's own way to read it. WH_EXTERN_C gives the array external linkage
+ * in C++ too, where a const array would otherwise be file-local. */
 #define WH_MANIFEST(json_literal)                                              \
-    __attribute__((section(WH_MANIFEST_SECTION), used, retain,                 \
-                   visibility("hidden")))                                      \
+    WH_EXTERN_C __attribute__((section(WH_MANIFEST_SECTION), used, retain,     \
+                               visibility("hidden")))                          \
     const char wh_manifest_json_bytes[] = json_literal;                        \
     __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
         return wh_manifest_json_bytes;                                         \
@@ -60,5 +65,7 @@ __attribute__((visibility("hidden"))) const char *wh_manifest_json(void);
     __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
         return wh_manifest_json_bytes;                                         \
     }
+
+WH_END_DECLS
 
 #endif

@@ -10,6 +10,9 @@
 #define WIDGET_HOST_OUTPUT_H
 
 #include <stdint.h>
+#include "version.h"
+
+WH_BEGIN_DECLS
 
 typedef struct wh_output {
     /* The owner's context; opaque to the side that calls write(). (The name
@@ -20,9 +23,12 @@ typedef struct wh_output {
      * data need only stay valid for the duration of the call.
      * Returns 0 on success, or -1 if the host refuses more output (the total
      * passed its size limit); the plugin should then stop writing.
-     * Thread: only the thread that received this sink, and only until the call
-     * that received it returns. Returns -1 from the owner mean "stop". */
+     * Returns -1 from the owner mean "stop".
+     * [call-thread]: the thread that received this sink, until the call that
+     * received it returns. */
     int32_t (*write)(const struct wh_output *output, const char *data, uint64_t len);
 } wh_output;
+
+WH_END_DECLS
 
 #endif

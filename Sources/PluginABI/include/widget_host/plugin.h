@@ -17,6 +17,8 @@
 #include "host.h"
 #include "output.h"
 
+WH_BEGIN_DECLS
+
 /* Results of the instance functions. Anything else is treated as WH_FAILED. */
 typedef enum wh_status {
     WH_OK = 0,
@@ -66,28 +68,30 @@ typedef struct wh_plugin_descriptor {
     const wh_screen *screens; /* screen_count entries; the first is the default */
 
     /* Creates an instance. host stays valid until destroy() of this instance.
-     * Returns NULL on failure (the plugin should log why first). */
+     * Returns NULL on failure (the plugin should log why first).
+     * [main-thread] */
     wh_plugin *(*create)(const wh_host *host);
 
     /* Renders screen_id into a view description: UTF-8 JSON written to out,
      * in as many write() calls as the plugin likes. params_json is a JSON
      * object (never NULL; "{}" when there are none). Both strings and out are
-     * borrowed for the call only. */
+     * borrowed for the call only. [main-thread] */
     int32_t (*render)(wh_plugin *plugin, const char *screen_id,
                       const char *params_json, const wh_output *out);
 
     /* Handles a person's action, such as a button press. value is NULL for an
      * action without one (a button) and UTF-8 text otherwise (a text field).
      * Both strings are borrowed for the call only. One action id is the
-     * host's own, WH_ACTION_REFRESH below. */
+     * host's own, WH_ACTION_REFRESH below. [main-thread] */
     int32_t (*handle_action)(wh_plugin *plugin, const char *action_id,
                              const char *value);
 
     /* Delivers a bus event the instance subscribed to. payload_json is valid
-     * UTF-8 JSON. Both strings are borrowed for the call only. */
+     * UTF-8 JSON. Both strings are borrowed for the call only. [main-thread] */
     void (*on_event)(wh_plugin *plugin, const char *topic, const char *payload_json);
 
-    /* Frees the instance. The host makes no call on it afterwards. */
+    /* Frees the instance. The host makes no call on it afterwards.
+     * [main-thread] */
     void (*destroy)(wh_plugin *plugin);
 
     /* ---- Optional fields, appended within ABI 1.0. A host reads a field only
@@ -108,8 +112,7 @@ typedef struct wh_plugin_descriptor {
      *             "error": why there are none, or null}, plus any fields of
      *             the widget's own (Trips: "now", "skipped").
      * Returns WH_OK, WH_UNKNOWN_QUERY for a query it does not answer, or
-     * WH_FAILED. Threads: as render, on the host's main thread, one call at a
-     * time with the instance's other calls. query_id and out are borrowed for
+     * WH_FAILED. [main-thread], like render. query_id and out are borrowed for
      * the call only. A query must not change what the widget shows. */
     int32_t (*query)(wh_plugin *plugin, const char *query_id, const wh_output *out);
 } wh_plugin_descriptor;
@@ -131,11 +134,13 @@ typedef struct wh_plugin_descriptor {
 static const uint32_t WH_DESCRIPTOR_SIZE_1_0 =
     (uint32_t)(offsetof(wh_plugin_descriptor, destroy) + sizeof(void (*)(wh_plugin *)));
 
-/* The one exported symbol. It takes no arguments and returns the plugin's
+/* The one exported symbol. [any-thread] It takes no arguments and returns the plugin's
  * descriptor, or NULL if the plugin cannot run here. It runs no other
  * initialisation a host could observe, may be called more than once, from any
  * thread, and must return the same pointer each time. */
 #define WH_ENTRY_SYMBOL "widget_host_entry"
 typedef const wh_plugin_descriptor *(*wh_entry_fn)(void);
+
+WH_END_DECLS
 
 #endif

@@ -16,7 +16,7 @@
  *     wh_node_end(&w);
  *     return wh_view_end(&w);
  *
- * Thread: the thread that received `out`, during the call that received it.
+ * [call-thread]: the thread that received `out`, during the call that received it.
  */
 #ifndef WIDGET_HOST_VIEW_WRITER_H
 #define WIDGET_HOST_VIEW_WRITER_H
@@ -26,9 +26,7 @@
 #include "output.h"
 #include "plugin.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+WH_BEGIN_DECLS
 
 typedef struct wh_view_writer {
     const wh_output *out;
@@ -145,8 +143,6 @@ static inline void wh_button(wh_view_writer *w, const char *title, const char *a
     wh_node_end(w);
 }
 
-#ifdef __cplusplus
-}
-#endif
+WH_END_DECLS
 
 #endif

@@ -10,11 +10,15 @@
  * declare (a declared "checkout.*" allows subscribing to "checkout.ready").
  *
  * Events reach the instance through its descriptor's on_event, on the
- * host's main thread, one at a time, in the order they were published. */
+ * host's main thread, one at a time, in the order they were published.
+ *
+ * Grows by a new id ("widget-host.bus/2"); this table never changes. */
 #ifndef WIDGET_HOST_SERVICES_BUS_H
 #define WIDGET_HOST_SERVICES_BUS_H
 
 #include "../host.h"
+
+WH_BEGIN_DECLS
 
 #define WH_SERVICE_BUS "widget-host.bus/1"
 
@@ -35,16 +39,30 @@ enum {
 typedef struct wh_bus_v1 {
     /* Publishes an event. Returns 0 once it is queued, or a WH_BUS_* error.
      * Never waits for delivery, so it is safe inside on_event.
-     * Both strings are borrowed for the call. Thread: any thread. */
+     * Both strings are borrowed for the call. [any-thread] */
     int32_t (*publish)(const wh_host *host, const char *topic, const char *payload_json);
 
     /* Subscribes the instance to pattern. Returns a subscription id (> 0)
-     * or a WH_BUS_* error. Thread: any thread. */
+     * or a WH_BUS_* error. [any-thread] */
     int64_t (*subscribe)(const wh_host *host, const char *pattern);
 
     /* Ends a subscription; no event for it is delivered after this returns
-     * on the main thread. Unknown ids are ignored. Thread: any thread. */
+     * on the main thread. Unknown ids are ignored. [any-thread] */
     void (*unsubscribe)(const wh_host *host, int64_t subscription);
 } wh_bus_v1;
+
+WH_SERVICE_REF(bus, wh_bus_v1, WH_SERVICE_BUS)
+
+static inline int32_t wh_bus_publish(wh_bus_ref ref, const char *topic, const char *payload_json) {
+    return ref.table ? ref.table->publish(ref.host, topic, payload_json) : WH_NO_SERVICE;
+}
+static inline int64_t wh_bus_subscribe(wh_bus_ref ref, const char *pattern) {
+    return ref.table ? ref.table->subscribe(ref.host, pattern) : WH_NO_SERVICE;
+}
+static inline void wh_bus_unsubscribe(wh_bus_ref ref, int64_t subscription) {
+    if (ref.table) ref.table->unsubscribe(ref.host, subscription);
+}
+
+WH_END_DECLS
 
 #endif

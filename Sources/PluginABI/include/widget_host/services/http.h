@@ -1,11 +1,15 @@
 /* widget_host/services/http.h: HTTP GET, "widget-host.http/1".
  * The only network access a plugin should need; the host enforces a timeout
- * and a limit on the size of the response. */
+ * and a limit on the size of the response.
+ *
+ * Grows by a new id ("widget-host.http/2"); this table never changes. */
 #ifndef WIDGET_HOST_SERVICES_HTTP_H
 #define WIDGET_HOST_SERVICES_HTTP_H
 
 #include "../host.h"
 #include "../output.h"
+
+WH_BEGIN_DECLS
 
 #define WH_SERVICE_HTTP "widget-host.http/1"
 
@@ -25,9 +29,18 @@ typedef struct wh_http_v1 {
      * failure. Blocks up to timeout_ms (0 means the host's default), so call
      * it from a thread of your own, never from render, and then ask for a
      * render with wh_host.request_render.
-     * url and body are borrowed for the call. Thread: any thread. */
+     * url and body are borrowed for the call. [any-thread] */
     int32_t (*get)(const wh_host *host, const char *url, uint32_t timeout_ms,
                    uint64_t max_bytes, const wh_output *body);
 } wh_http_v1;
+
+WH_SERVICE_REF(http, wh_http_v1, WH_SERVICE_HTTP)
+
+static inline int32_t wh_http_get(wh_http_ref ref, const char *url, uint32_t timeout_ms, uint64_t max_bytes,
+                                  const wh_output *body) {
+    return ref.table ? ref.table->get(ref.host, url, timeout_ms, max_bytes, body) : WH_NO_SERVICE;
+}
+
+WH_END_DECLS
 
 #endif

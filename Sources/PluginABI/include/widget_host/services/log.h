@@ -1,9 +1,13 @@
 /* widget_host/services/log.h: the host's log, "widget-host.log/1".
- * Messages are attributed to the plugin that owns the wh_host. */
+ * Messages are attributed to the plugin that owns the wh_host.
+ *
+ * Grows by a new id ("widget-host.log/2"); this table never changes. */
 #ifndef WIDGET_HOST_SERVICES_LOG_H
 #define WIDGET_HOST_SERVICES_LOG_H
 
 #include "../host.h"
+
+WH_BEGIN_DECLS
 
 #define WH_SERVICE_LOG "widget-host.log/1"
 
@@ -17,8 +21,16 @@ typedef enum wh_log_level {
 typedef struct wh_log_v1 {
     /* Logs a UTF-8 message; invalid UTF-8 is replaced, not rejected.
      * message is borrowed for the call only.
-     * Thread: any thread. */
+     * [any-thread] */
     void (*log)(const wh_host *host, int32_t level, const char *message);
 } wh_log_v1;
+
+WH_SERVICE_REF(log, wh_log_v1, WH_SERVICE_LOG)
+
+static inline void wh_log(wh_log_ref ref, int32_t level, const char *message) {
+    if (ref.table) ref.table->log(ref.host, level, message);
+}
+
+WH_END_DECLS
 
 #endif

@@ -5,12 +5,16 @@
  * 1 to 200 bytes of [A-Za-z0-9._-], starting with a letter or digit. Writes
  * are atomic: a reader sees the old value or the new one, never a mix. Each
  * write publishes "store.changed" on the bus with {"key": ..., "change":
- * "put"|"remove"}, so subscribed widgets can reload. */
+ * "put"|"remove"}, so subscribed widgets can reload.
+ *
+ * Grows by a new id ("widget-host.store/2"); this table never changes. */
 #ifndef WIDGET_HOST_SERVICES_STORE_H
 #define WIDGET_HOST_SERVICES_STORE_H
 
 #include "../host.h"
 #include "../output.h"
+
+WH_BEGIN_DECLS
 
 #define WH_SERVICE_STORE "widget-host.store/1"
 
@@ -23,16 +27,30 @@ enum {
 
 typedef struct wh_store_v1 {
     /* Writes the value of key to out. Returns WH_STORE_FOUND, WH_STORE_MISSING
-     * or an error. Thread: any thread. */
+     * or an error. [any-thread] */
     int32_t (*get)(const wh_host *host, const char *key, const wh_output *out);
 
     /* Replaces the value of key with len bytes from data, atomically.
-     * Returns 0 or an error. data is borrowed for the call. Thread: any. */
+     * Returns 0 or an error. data is borrowed for the call. [any-thread] */
     int32_t (*put)(const wh_host *host, const char *key, const char *data, uint64_t len);
 
     /* Removes key. Returns WH_STORE_FOUND if it existed, WH_STORE_MISSING if
-     * not, or an error. Thread: any thread. */
+     * not, or an error. [any-thread] */
     int32_t (*remove)(const wh_host *host, const char *key);
 } wh_store_v1;
+
+WH_SERVICE_REF(store, wh_store_v1, WH_SERVICE_STORE)
+
+static inline int32_t wh_store_get(wh_store_ref ref, const char *key, const wh_output *out) {
+    return ref.table ? ref.table->get(ref.host, key, out) : WH_NO_SERVICE;
+}
+static inline int32_t wh_store_put(wh_store_ref ref, const char *key, const char *data, uint64_t len) {
+    return ref.table ? ref.table->put(ref.host, key, data, len) : WH_NO_SERVICE;
+}
+static inline int32_t wh_store_remove(wh_store_ref ref, const char *key) {
+    return ref.table ? ref.table->remove(ref.host, key) : WH_NO_SERVICE;
+}
+
+WH_END_DECLS
 
 #endif

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import WidgetHostKit
+
+private typealias Kit = IsolationTestKit
+
+/// The public C headers: usable from C++ without a warning, every function
+/// pointer tagged with the thread it may be called on, every service table
+/// saying how it grows and offering typed wrappers.
+@Suite("C headers")
+struct CHeaderTests {
+    private static let root = TestSupport.includeDirectory + "/widget_host"
+    private static let tags = ["[main-thread]", "[any-thread]", "[call-thread]"]
+
+    private static func headers() throws -> [(name: String, text: String)] {
+        let names = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".h") }.sorted()
+        return try names.map { ($0, try String(contentsOfFile: root + "/" + $0, encoding: .utf8)) }
+    }
+
+    /// The lines that declare a function pointer, with the text since the
+    /// previous one (where its comment is).
+    private static func functionPointers(_ text: String) -> [(declaration: String, context: String)] {
+        var found: [(String, String)] = []
+        var pending = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            pending += line + "\n"
+            if line.contains(/\(\*\w+\)\(/) {
+                found.append((String(line), pending))
+                pending = ""
+            }
+        }
+        return found
+    }
+
+    @Test("a C++ plugin builds with g++ -Wall -Wextra -Wpedantic -Werror and runs, in process and isolated")
+    func cxxPlugin() throws {
+        let directory = try TestSupport.makeTemporaryDirectory("cxx-plugin")
+        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/cxx_plugin.cpp", flags: ["-Wpedantic", "-std=c++17"],
+                                 output: directory + "/cxx.so", compiler: "g++")
+        let home = try Kit.Home()
+        let arguments = ["launch", "org.example.cxx", "--plugin-dir", directory, "--actions", "save=hi", "--once", "--format", "json"]
+        let inProcess = try home.run(arguments)
+        let isolated = try home.run(arguments + ["--isolate"])
+        #expect(inProcess.status == 0, "\(inProcess)")
+        // Saved through the store wrapper; the bus, not granted, answers
+        // WH_NO_SERVICE through its wrapper instead of crashing on NULL.
+        #expect(inProcess.stdout.contains("saved 1, bus -100"), "\(inProcess)")
+        #expect(isolated.stdout == inProcess.stdout, "in process:\n\(inProcess)\nisolated:\n\(isolated)")
+    }
+
+    @Test("every public header that declares anything is wrapped for C++")
+    func externCGuards() throws {
+        for (name, text) in try Self.headers() where name != "version.h" && name != "widget_host.h" {
+            #expect(text.contains("WH_BEGIN_DECLS") && text.contains("WH_END_DECLS"), "\(name) has no extern \"C\" guard")
+        }
+    }
+
+    @Test("every function pointer carries exactly one thread tag from the vocabulary")
+    func threadTags() throws {
+        var count = 0
+        for (name, text) in try Self.headers() {
+            for (declaration, context) in Self.functionPointers(text) {
+                count += 1
+                let tags = Self.tags.filter { context.contains($0) }
+                #expect(tags.count == 1, "\(name): \(declaration.trimmingCharacters(in: .whitespaces)) has tags \(tags)")
+                let any = context.matches(of: /\[[a-z]+-thread\]/).map { String($0.output) }
+                #expect(any.allSatisfy(Self.tags.contains), "\(name): a tag outside the vocabulary: \(any)")
+            }
+        }
+        #expect(count >= 25)
+    }
+
+    @Test("every service header says how its table grows and has a typed wrapper for each function")
+    func serviceHeaders() throws {
+        let services = try Self.headers().filter { $0.name.hasPrefix("services/") }
+        #expect(services.count == ServiceCatalog.all.count)
+        for (name, text) in services {
+            let service = String(name.dropFirst("services/".count).dropLast(2))
+            #expect(text.contains("Grows by a new id (\"widget-host.\(service)/2\")"), "\(name) does not say how it grows")
+            #expect(text.contains("WH_SERVICE_REF(\(service),"), "\(name) has no wh_use_\(service)")
+            for (declaration, _) in Self.functionPointers(text) {
+                let function = try #require(declaration.firstMatch(of: /\(\*(\w+)\)/)?.output.1)
+                let wrapper = function == service ? "wh_\(service)(" : "wh_\(service)_\(function)("
+                #expect(text.contains(wrapper), "\(name): no wrapper \(wrapper))")
+            }
+        }
+    }
+}
