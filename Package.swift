@@ -37,12 +37,15 @@ let package = Package(
         .target(name: "PluginABI", path: "Sources/PluginABI"),
         // System calls Swift's Glibc lacks or that must run in a signal handler.
         .target(name: "HostShim", path: "Sources/HostShim"),
-        // The host's logic, as a library so that tests can import it.
-        .target(name: "WidgetHostKit", dependencies: ["PluginABI", "HostShim"], path: "Sources/WidgetHostKit"),
-        // The Swift SDK for plugin authors. Each plugin compiles these sources
-        // into its own module (Plugins/*/Widget/PluginKit links here), so no
-        // Swift module is ever shared between images; this target exists so
-        // that tests can exercise the SDK directly.
+        // The host's logic, as a library so that tests can import it. It gets
+        // the code it shares with plugins (Sources/PluginKit/Shared: JSON,
+        // time, locks, the view model) from the PluginKit module.
+        .target(name: "WidgetHostKit", dependencies: ["PluginABI", "HostShim", "PluginKit"], path: "Sources/WidgetHostKit"),
+        // The Swift SDK for plugin authors: `Shared/` is what the host compiles
+        // too, `SDK/` what only plugins use. No plugin image holds a module
+        // named PluginKit (only the host does): the widgets here compile
+        // these sources into their own module (Plugins/*/Widget/PluginKit
+        // links here), and out-of-tree plugins alias the module per plugin.
         .target(name: "PluginKit", dependencies: ["PluginABI"], path: "Sources/PluginKit"),
         .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
         // The benchmark: every hot path against its floor or a peer.

@@ -24,8 +24,16 @@ struct CheckoutLaunchTests {
     static func screen(_ run: TestSupport.HostRun) throws -> CheckoutScreen {
         let output = try JSONParser.parse(run.stdout)
         #expect(output["plugin"] == "org.widgethost.checkout")
-        #expect(output["error"] == .null, "\(run)")
-        return CheckoutScreen(root: try #require(output["view"], "\(run)"))
+        let screen = CheckoutScreen(root: try #require(output["view"], "\(run)"), error: output["error"]?.string)
+        // A declared error state is the problem the screen shows as a badge;
+        // a screen without a problem declares none.
+        if let error = screen.error {
+            #expect(screen.codes.contains { error.hasPrefix($0 + ": ") }, "\(run)")
+        } else {
+            #expect(output["error"] == .null, "\(run)")
+        }
+        if screen.codes.isEmpty { #expect(screen.error == nil, "\(run)") }
+        return screen
     }
 
     static func money(_ amount: String) -> JSONValue { ["amount": .string(amount), "currency": "USD"] }
@@ -72,6 +80,10 @@ struct CheckoutLaunchTests {
         let json = try TestSupport.runHost(["launch", "checkout", "--format", "json", "--actions", "update=300.00"] + mode + Self.configuration + Self.now)
         #expect(json.status == 0, "\(json)")
         #expect(try JSONParser.parse(json.stdout)["status"] == ["isValid": true, "amountDueToday": Self.money("75.00"), "paymentScheduleChecksum": nil])
+        #expect(try Self.screen(json).error == nil)
+        // The screen of an invalid amount declares the status's error as its own.
+        let refused = try TestSupport.runHost(["launch", "checkout", "--format", "json", "--set", "checkout.amount=abc"] + mode + Self.configuration + Self.now)
+        #expect(try Self.screen(refused).error?.hasPrefix("amountNotANumber: ") == true, "\(refused)")
 
         // A widget that answers no status: --status fails and says so; JSON carries null.
         let none = try TestSupport.runHost(["launch", "trips", "--status", "--now", "2026-06-12T09:00:00Z"] + mode)
@@ -132,7 +144,9 @@ struct CheckoutLaunchTests {
         try TestSupport.write(Array(section.utf8), to: config)
         let run = try TestSupport.runHost(["launch", "checkout", "--format", "json", "--trace-events", "--config", config])
         #expect(run.status == 0, "\(run)")
-        #expect(try Self.screen(run).codes == ["invalidOrdering", "invalidCurrencyCode", "invalidLocale"])
+        let screen = try Self.screen(run)
+        #expect(screen.codes == ["invalidOrdering", "invalidCurrencyCode", "invalidLocale"])
+        #expect(screen.error?.hasPrefix("invalidOrdering: ") == true, "\(run)")
         let events = try Self.events(run)
         #expect(events.map(\.topic) == ["checkout.failure"])
         #expect(events.first?.payload["error"]?["errorCode"] == "invalidOrdering")
@@ -153,7 +167,9 @@ struct CheckoutLaunchTests {
     func strictSetAmount(_ assignment: String, _ code: String) throws {
         let run = try TestSupport.runHost(["launch", "checkout", "--format", "json", "--set", assignment] + Self.configuration)
         #expect(run.status == 0, "\(run)")
-        #expect(try Self.screen(run).codes == [code])
+        let screen = try Self.screen(run)
+        #expect(screen.codes == [code])
+        #expect(screen.error?.hasPrefix(code + ": ") == true, "the screen declares its error state: \(run)")
     }
 
     @Test("the plugin passes widget-host validate")

@@ -138,7 +138,8 @@ struct CryptoPluginTests {
         #expect(screen.price == nil)
         #expect(screen.texts.contains("No price has been retrieved yet."), "\(screen)")
         #expect(screen.actions.first == CryptoScreen.Action(title: "Retry", action: "retrieve", value: nil), "\(screen.actions)")
-        #expect(screen.error == nil)
+        // The screen declares its error state, so a script need not search the view.
+        #expect(screen.error == "Price unavailable: \(state.reason)", "\(screen)")
         #expect(!screen.isLoading)
         // Not swallowed: the failure is logged too.
         #expect(screen.run.stderr.contains("price unavailable from \(market.url(CryptoMarket.pricePath))"), "\(screen)")
@@ -188,6 +189,7 @@ struct CryptoPluginTests {
         let exchanges = try CryptoHost.screen(["--screen", "exchanges", "--once"])
         #expect(exchanges.rows.map(\.badge) == ["unreachable", "unreachable", "unreachable"], "\(exchanges)")
         #expect(exchanges.texts.contains("A spread needs prices from at least two exchanges."), "\(exchanges)")
+        #expect(exchanges.error == "No exchange price is available", "\(exchanges)")
     }
 
     @Test("a URL the http service refuses is a badURL state, not a request")
@@ -325,11 +327,13 @@ struct CryptoPluginTests {
         #expect(linked.screen == "exchange")
         #expect(linked.params == ["id": "bitstamp"])
         #expect(linked.texts.contains(#"There is no exchange "bitstamp"."#), "\(linked)")
+        #expect(linked.error == #"There is no exchange "bitstamp"."#, "\(linked)")
         #expect(linked.actions.map(\.action) == ["widget://org.widgethost.crypto/exchanges"])
         #expect(market.server.requests.count == before, "an unknown exchange is not fetched")
 
         let bare = try CryptoHost.screen(market.arguments + ["--screen", "exchange", "--once"])
         #expect(bare.texts.contains("No exchange was chosen."), "\(bare)")
+        #expect(bare.error == "No exchange was chosen.", "\(bare)")
         #expect(bare.actions.map(\.action) == ["widget://org.widgethost.crypto/exchanges"])
     }
 

@@ -11,19 +11,26 @@ private typealias Kit = IsolationTestKit
 @Suite("Isolation: in process and isolated agree")
 struct IsolationEquivalenceTests {
     /// Each shipped widget and hello.c, as `launch --once --format json`
-    /// prints them: (name, arguments, environment additions, set-up).
-    static let launches: [(String, [String])] = [
-        ("hello", ["launch", "hello", "--actions", "wave,rename=Bob"]),
+    /// prints them: (name, arguments, the start of the error state the
+    /// screen declares, or nil for none).
+    static let launches: [(String, [String], String?)] = [
+        ("hello", ["launch", "hello", "--actions", "wave,rename=Bob"], nil),
         ("checkout", ["launch", "checkout", "--set", "checkout.minimumAmount=50", "--set", "checkout.maximumAmount=2000",
                       "--set", "checkout.currencyCode=USD", "--set", "checkout.locale=en_US", "--set", "checkout.amount=100.02",
-                      "--now", "2026-05-01T09:30:00Z", "--actions", "update=250.00"]),
-        ("trips", ["launch", "trips", "--now", "2026-06-12T09:00:00Z"]),
-        ("crypto", ["launch", "crypto", "--set", "crypto.priceURL=http://127.0.0.1:1/price", "--now", "2026-05-01T09:30:00Z", "--wait", "5"]),
+                      "--now", "2026-05-01T09:30:00Z", "--actions", "update=250.00"], nil),
+        ("checkout, invalid amount", ["launch", "checkout", "--set", "checkout.minimumAmount=50", "--set", "checkout.maximumAmount=2000",
+                                      "--set", "checkout.currencyCode=USD", "--set", "checkout.locale=en_US", "--set", "checkout.amount=12.345",
+                                      "--now", "2026-05-01T09:30:00Z"], "amountTooPrecise: "),
+        ("trips", ["launch", "trips", "--now", "2026-06-12T09:00:00Z"], nil),
+        ("trips, no bookings", ["launch", "trips", "--now", "2026-06-12T09:00:00Z"], "Data not found: "),
+        ("crypto", ["launch", "crypto", "--set", "crypto.priceURL=http://127.0.0.1:1/price", "--now", "2026-05-01T09:30:00Z", "--wait", "5"],
+         "Price unavailable: "),
     ]
 
-    @Test("launch --once --format json prints the same with and without --isolate", arguments: launches.map(\.0))
+    @Test("launch --once --format json prints the same with and without --isolate, declared error states included",
+          arguments: launches.map(\.0))
     func sameScreen(_ name: String) throws {
-        let arguments = try #require(Self.launches.first { $0.0 == name }).1
+        let (_, arguments, error) = try #require(Self.launches.first { $0.0 == name })
         let home = try Kit.Home()
         let plugins = try TestSupport.makeTemporaryDirectory("equivalence")
         try TestSupport.copy(try Kit.hello.get(), to: plugins + "/hello.so")
@@ -35,7 +42,12 @@ struct IsolationEquivalenceTests {
         let inProcess = try home.run(common)
         let isolated = try home.run(common + ["--isolate"])
         #expect(inProcess.status == 0, "\(inProcess)")
-        #expect(try Kit.screen(inProcess)["error"] == .null, "\(inProcess)")
+        let declared = try Kit.screen(inProcess)["error"]
+        if let error {
+            #expect(declared?.string?.hasPrefix(error) == true, "\(inProcess)")
+        } else {
+            #expect(declared == .null, "\(inProcess)")
+        }
         #expect(isolated.status == inProcess.status)
         #expect(isolated.stdout == inProcess.stdout, "in process:\n\(inProcess)\nisolated:\n\(isolated)")
     }

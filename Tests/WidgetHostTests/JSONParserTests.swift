@@ -1,4 +1,5 @@
 import Testing
+@testable import PluginKit
 @testable import WidgetHostKit
 
 @Suite("JSON parser")

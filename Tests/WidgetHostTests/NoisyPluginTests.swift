@@ -126,7 +126,7 @@ struct NoisyPluginTests {
     }
 
     private func text(_ bytes: [UInt8]) throws -> String? {
-        try ViewDescription.parse(bytes).json["text"]?.string
+        try ViewDescription.parse(bytes).root.json["text"]?.string
     }
 }
 

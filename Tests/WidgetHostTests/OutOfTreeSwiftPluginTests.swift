@@ -80,14 +80,14 @@ struct OutOfTreeSwiftPluginTests {
 
     /// The one text node of the widget's main screen.
     static func text(_ instance: any WidgetInstance) throws -> String? {
-        let node = try ViewDescription.parse(try instance.render(screen: "main", params: "{}"))
+        let node = try ViewDescription.parse(try instance.render(screen: "main", params: "{}")).root
         guard case let .text(text, _, _) = node else { return nil }
         return text
     }
 
     // MARK: Making the packages
 
-    /// A copy of the SDK (PluginABI and PluginKit, shared sources resolved)
+    /// A copy of the SDK (PluginABI and PluginKit)
     /// with one extra file, as a package of its own.
     static func makeSDK(at directory: String, probe: String) throws {
         try FileManager.default.createDirectory(atPath: directory + "/Sources", withIntermediateDirectories: true)
@@ -125,15 +125,14 @@ struct OutOfTreeSwiftPluginTests {
 
             @_cdecl("widget_host_entry")
             public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-                exportWidget(Counter.self, manifest: wh_manifest_json())
+                exportWidget(manifest: wh_manifest_json()) { _ in Counter() }
             }
 
             final class Counter: Widget {
                 var count = 0
-                init(host: Host) {}
 
-                func render(screen: String, params: String) throws(WidgetError) -> String {
-                    #"{"view":1,"root":{"kind":"text","text":"\(name) on \\#(SDKProbe().label): \\#(count)"}}"#
+                func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
+                    Text("\(name) on \\(SDKProbe().label): \\(count)").screen
                 }
 
                 func handle(action: String, value: String?) throws(WidgetError) {

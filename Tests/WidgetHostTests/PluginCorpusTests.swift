@@ -542,6 +542,10 @@ extension PluginCorpusTests {
             CorpusCase("no-entry.so", .rejected("does not export the entry symbol \(WH_ENTRY_SYMBOL)")) { builder, path in
                 try builder.compile(path, "-DENTRY_NAME=other_name")
             },
+            // A Swift plugin built without the SDK's module alias: the same module as the host's.
+            CorpusCase("unaliased-sdk.so", .rejected("holds the Swift module PluginKit ($s9PluginKit9JSONValueOMa), which the host holds too")) {
+                builder, path in try builder.compile(path, #"-DCLASHING_SYMBOL="$s9PluginKit9JSONValueOMa""#)
+            },
             CorpusCase("null-entry.so", .ok, validate: ("load", "returned NULL")) { builder, path in
                 try builder.compile(path, "-DNULL_ENTRY")
             },
@@ -569,6 +573,10 @@ extension PluginCorpusTests {
             },
             CorpusCase("crash-in-entry.so", .ok, validate: ("load", "SIGSEGV")) { builder, path in
                 try builder.compile(path, "-DCRASH_IN_ENTRY")
+            },
+            // validate reads a view with the host's own parser, so it fails what launch would refuse.
+            CorpusCase("view-version-2.so", .ok, validate: ("render about", #"the view description must say "view": 1"#)) { builder, path in
+                try builder.compile(path, #"-DVIEW_VERSION="2""#)
             },
             CorpusCase("crash-in-render.so", .ok, validate: ("render main", "SIGSEGV")) { builder, path in
                 try builder.compile(path, "-DCRASH_IN_RENDER")

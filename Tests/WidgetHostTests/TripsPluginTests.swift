@@ -349,13 +349,15 @@ struct TripsPluginTests {
         }
     }
 
-    @Test("every named error renders the no-booking view, with its reason in --format json and in the log",
+    @Test("every named error renders the no-booking view, declares its reason as the error state in --format json, and logs it",
           arguments: Failure.allCases)
     func errorsShowNoBooking(_ failure: Failure) throws {
         let world = try TripsWorld()
         let reason = try failure.prepare(world)
         let screen = try world.screen(at: "2026-06-01T00:00:00Z")
-        #expect(screen.json["error"] == .null, "a named error is a view, not a failed render: \(screen)")
+        // A named error is a view, not a failed render, and the view declares it.
+        #expect(screen.json["view"]?.isObject == true, "\(screen)")
+        #expect(screen.json["error"]?.string?.hasPrefix(reason) == true, "\(screen)")
         #expect(screen.shown == "No booking", "\(screen)")
         #expect(screen.links == TripsScreen.callsToAction, "\(screen)")
         #expect(screen.texts.contains { $0.hasPrefix(reason) }, "expected '\(reason)' in \(screen)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PluginKit
 @testable import WidgetHostKit
 
 /// The view description (docs/view-description.md): every node kind parses
@@ -12,7 +13,7 @@ struct ViewDescriptionTests {
     /// `{"view":1,"root":NODE}` as bytes.
     static func screen(_ node: String) -> [UInt8] { Array(#"{"view":1,"root":\#(node)}"#.utf8) }
 
-    static func parse(_ node: String) throws -> ViewNode { try ViewDescription.parse(screen(node)) }
+    static func parse(_ node: String) throws -> ViewNode { try ViewDescription.parse(screen(node)).root }
 
     /// JSON with every object's members sorted by key, so that two documents
     /// compare equal whatever the order of their keys.
@@ -121,7 +122,19 @@ struct ViewDescriptionTests {
     func unknownKeysIgnored() throws {
         #expect(try Self.parse(#"{"kind":"text","text":"t","sparkle":{"deep":[1,2,3]},"future":true}"#)
             == .text("t", style: .body, color: .primary))
-        #expect(try ViewDescription.parse(Array(#"{"view":1,"root":{"kind":"divider"},"theme":"dark"}"#.utf8)) == .divider)
+        #expect(try ViewDescription.parse(Array(#"{"view":1,"root":{"kind":"divider"},"theme":"dark"}"#.utf8)).root == .divider)
+    }
+
+    @Test("a screen's error state is read from the top level; one that is not a non-empty string declares none", arguments: [
+        (#""error":"Price unavailable: timed out""#, "Price unavailable: timed out"),
+        ("", nil), (#""error":null"#, nil), (#""error":"""#, nil), (#""error":42"#, nil), (#""error":{"code":"x"}"#, nil),
+    ] as [(String, String?)])
+    func screenError(_ member: String, _ expected: String?) throws {
+        let text = #"{"view":1,"root":{"kind":"divider"}"# + (member.isEmpty ? "" : "," + member) + "}"
+        let screen = try ViewDescription.parse(Array(text.utf8))
+        #expect(screen == ViewScreen(root: .divider, error: expected))
+        // And the encoder writes back what was read.
+        #expect(try ViewDescription.parse(Array(screen.document.serialized.utf8)) == screen)
     }
 
     // MARK: Placeholders
@@ -160,7 +173,7 @@ struct ViewDescriptionTests {
         (#"{"view":1,"root":{"kind":"divider"},"root":{"kind":"spacer"}}"#, "not valid JSON"),
     ])
     func refused(_ text: String, _ reason: String) {
-        let error = #expect(throws: ViewDescription.Invalid.self) { try ViewDescription.parse(Array(text.utf8)) }
+        let error = #expect(throws: ViewDescription.Invalid.self) { try ViewDescription.parse(Array(text.utf8)).root }
         #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
     }
 
@@ -177,13 +190,13 @@ struct ViewDescriptionTests {
         #expect(limit == 1 << 20)
         let atLimit = Self.description(ofSize: limit)
         #expect(atLimit.count == limit)
-        guard case let .text(text, _, _) = try ViewDescription.parse(atLimit) else {
+        guard case let .text(text, _, _) = try ViewDescription.parse(atLimit).root else {
             Issue.record("a 1 MiB text did not parse as text")
             return
         }
         #expect(text.utf8.count == limit - Self.head.count - Self.tail.count)
         #expect(throws: ViewDescription.Invalid(description: "the view description is \(limit + 1) bytes, over the limit of \(limit)")) {
-            try ViewDescription.parse(Self.description(ofSize: limit + 1))
+            try ViewDescription.parse(Self.description(ofSize: limit + 1)).root
         }
     }
 

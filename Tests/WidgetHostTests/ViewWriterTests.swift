@@ -12,7 +12,7 @@ import Testing
 struct ViewWriterTests {
     /// Writes a vstack of a text and a button through the helper into a host
     /// output buffer of `limit` bytes; returns the status and the bytes.
-    static func write(title: String, button: String, value: String?, limit: Int = 4096) -> (Int32, [UInt8]) {
+    static func write(title: String, button: String, value: String?, error: String? = nil, limit: Int = 4096) -> (Int32, [UInt8]) {
         let buffer = OutputBuffer(limit: limit)
         let status = buffer.withOutput { out -> Int32 in
             var writer = wh_view_writer()
@@ -23,9 +23,19 @@ struct ViewWriterTests {
             wh_button(&writer, button, "greet", value)
             wh_children_end(&writer)
             wh_node_end(&writer)
+            if let error { wh_view_error(&writer, error) }
             return wh_view_end(&writer)
         }
         return (status, buffer.bytes)
+    }
+
+    @Test("wh_view_error declares the screen's error state, escaped, and the host reads it")
+    func errorState() throws {
+        let message = #"Price "unavailable": \ timed out"# + "\n"
+        let (status, bytes) = Self.write(title: "Bitcoin", button: "Retry", value: nil, error: message)
+        #expect(status == Int32(WH_OK.rawValue))
+        #expect(try ViewDescription.parse(bytes).error == message)
+        #expect(try ViewDescription.parse(Self.write(title: "Bitcoin", button: "Retry", value: nil).1).error == nil)
     }
 
     @Test("strings with quotes, backslashes and control characters survive", arguments: [
@@ -34,7 +44,7 @@ struct ViewWriterTests {
     func escaping(text: String) throws {
         let (status, bytes) = Self.write(title: text, button: text, value: text)
         #expect(status == Int32(WH_OK.rawValue))
-        let node = try ViewDescription.parse(bytes)
+        let node = try ViewDescription.parse(bytes).root
         #expect(node == .stack(axis: .vertical, children: [
             .text(text, style: .title, color: .primary),
             .button(title: text, action: "greet", value: text),
@@ -45,7 +55,7 @@ struct ViewWriterTests {
     func nullAttribute() throws {
         let (_, bytes) = Self.write(title: "t", button: "b", value: nil)
         #expect(!String(decoding: bytes, as: UTF8.self).contains("value"))
-        #expect(try ViewDescription.parse(bytes) == .stack(axis: .vertical, children: [
+        #expect(try ViewDescription.parse(bytes).root == .stack(axis: .vertical, children: [
             .text("t", style: .title, color: .primary), .button(title: "b", action: "greet", value: nil),
         ]))
     }

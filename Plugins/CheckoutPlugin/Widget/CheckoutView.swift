@@ -1,5 +1,6 @@
 /// The screen for each state. The error code is always on screen as a badge,
-/// so `launch --format json` carries it for scripts.
+/// and the screen declares the first problem as its error state, so
+/// `launch --format json` carries it for scripts as "error".
 enum CheckoutView {
     static func screen(_ state: CheckoutState, params: JSONValue) -> String {
         let (style, styleIssues) = (state.settings?.style ?? CheckoutStyle()).overridden(by: params)
@@ -17,7 +18,7 @@ enum CheckoutView {
                 active(checkout, style: style, text: text)
             }
             styleIssues.flatMap(problem)
-        }.screen
+        }.screen(error: error(state.status))
     }
 
     private static func active(_ checkout: ActiveCheckout, style: CheckoutStyle, text: CheckoutText) -> [View] {
@@ -42,6 +43,12 @@ enum CheckoutView {
         views.append(Field(text.amountLabel, action: "update", placeholder: "250.00",
                            value: CheckoutText.clip(checkout.input), amount: true))
         return views
+    }
+
+    /// The problem the screen shows, as the status query reports it.
+    private static func error(_ status: CheckoutStatus) -> String? {
+        guard case let .invalid(issue) = status else { return nil }
+        return "\(issue.code.rawValue): \(issue.message)"
     }
 
     private static func problem(_ issue: CheckoutIssue) -> [View] {

@@ -2,7 +2,7 @@ import PluginABI
 
 @_cdecl("widget_host_entry")
 public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-    exportWidget(CheckoutWidget.self, manifest: wh_manifest_json())
+    exportWidget(manifest: wh_manifest_json()) { CheckoutWidget(host: $0) }
 }
 
 /// The buy-now-pay-later checkout widget: a schedule of four instalments
@@ -36,9 +36,9 @@ final class CheckoutWidget: Widget {
         }
     }
 
-    func render(screen: String, params: String) throws(WidgetError) -> String {
+    func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
         guard screen == "checkout" else { throw .unknownScreen(screen) }
-        return CheckoutView.screen(state, params: (try? JSONParser.parse(params)) ?? .object([]))
+        return CheckoutView.screen(state, params: params)
     }
 
     /// `status`: what the original's getStatus returned, as `CheckoutStatus.json`.

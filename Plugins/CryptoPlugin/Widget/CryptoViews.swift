@@ -15,9 +15,12 @@ struct CryptoViews {
     }
 
     // MARK: Screens
+    //
+    // Each returns the whole screen, declaring an error state (for scripts:
+    // `launch --format json` carries it as "error") when its price failed.
 
     /// `price`: the market price, when it was updated, Retrieve and See Exchanges.
-    func price() -> View {
+    func price() -> String {
         let state = feeds[.market] ?? FeedState()
         return VStack {
             Text("Bitcoin").style(.title)
@@ -29,11 +32,13 @@ struct CryptoViews {
             footer([state])
             Button(state.failure == nil ? "Retrieve" : "Retry", action: "retrieve")
             Button("See Exchanges", action: "exchanges")
-        }
+        }.screen(error: Self.unavailable(state))
     }
 
     /// `exchanges`: each exchange's price and its spread against the others.
-    func exchanges() -> View {
+    /// Only when every exchange failed is the screen an error: one missing
+    /// row still leaves a comparison to read.
+    func exchanges() -> String {
         let states = Exchange.allCases.map { feeds[.exchange($0)] ?? FeedState() }
         let prices = currentPrices()
         return VStack {
@@ -44,11 +49,11 @@ struct CryptoViews {
             widestSpread(prices)
             footer(states)
             Button(states.contains { $0.failure != nil } ? "Retry" : "Refresh", action: "refresh")
-        }
+        }.screen(error: states.allSatisfy { $0.failure != nil } ? "No exchange price is available" : nil)
     }
 
     /// `exchange?id=ID`: one exchange in detail.
-    func exchange(_ exchange: Exchange) -> View {
+    func exchange(_ exchange: Exchange) -> String {
         let state = feeds[.exchange(exchange)] ?? FeedState()
         let prices = currentPrices()
         let endpoint = configuration?.endpoint(.exchange(exchange))
@@ -80,20 +85,27 @@ struct CryptoViews {
             }
             footer([state])
             Button(state.failure == nil ? "Refresh" : "Retry", action: "refresh", value: exchange.rawValue)
-        }
+        }.screen(error: Self.unavailable(state, from: exchange.name))
     }
 
     /// `exchange` with no id, or an id the widget does not know.
-    static func unknownExchange(_ id: String?) -> View {
-        VStack {
+    static func unknownExchange(_ id: String?) -> String {
+        let problem = id.map { "There is no exchange \(PriceError.quoted($0))." } ?? "No exchange was chosen."
+        return VStack {
             Text("Exchange").style(.title)
-            Text(id.map { "There is no exchange \(PriceError.quoted($0))." } ?? "No exchange was chosen.").color(.negative)
+            Text(problem).color(.negative)
             Text("The exchanges are " + Exchange.allCases.map(\.name).joined(separator: ", ") + ".")
             Link("See Exchanges", to: exchangesLink)
-        }
+        }.screen(error: problem)
     }
 
     // MARK: Parts
+
+    /// The error a screen declares when its feed failed: what it shows as
+    /// "Price unavailable", with the reason.
+    private static func unavailable(_ state: FeedState, from source: String? = nil) -> String? {
+        state.failure.map { "Price unavailable" + (source.map { " from \($0)" } ?? "") + ": \($0.reason)" }
+    }
 
     /// A feed's price, or "Price unavailable" with the reason and the last
     /// good price with its age.

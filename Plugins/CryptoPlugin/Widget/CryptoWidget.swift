@@ -2,7 +2,7 @@ import PluginABI
 
 @_cdecl("widget_host_entry")
 public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-    exportWidget(CryptoWidget.self, manifest: wh_manifest_json())
+    exportWidget(manifest: wh_manifest_json()) { CryptoWidget(host: $0) }
 }
 
 /// The banking app's crypto widget: a live Bitcoin price, and the exchanges
@@ -49,22 +49,22 @@ final class CryptoWidget: Widget {
         }
     }
 
-    func render(screen: String, params: String) throws(WidgetError) -> String {
+    func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
         collect()
         let now = host.nowMilliseconds ?? 0
         switch screen {
         case "price":
             refreshIfDue([.market], now: now)
-            return views(now).price().screen
+            return views(now).price()
         case "exchanges":
             refreshIfDue(Self.allExchanges, now: now)
-            return views(now).exchanges().screen
+            return views(now).exchanges()
         case "exchange":
-            let id = (try? JSONParser.parse(params))?["id"]?.string
-            guard let exchange = id.flatMap(Exchange.init(rawValue:)) else { return CryptoViews.unknownExchange(id).screen }
+            let id = params["id"]?.string
+            guard let exchange = id.flatMap(Exchange.init(rawValue:)) else { return CryptoViews.unknownExchange(id) }
             // The detail compares with the others, so all three stay fresh.
             refreshIfDue(Self.allExchanges, now: now)
-            return views(now).exchange(exchange).screen
+            return views(now).exchange(exchange)
         default:
             throw .unknownScreen(screen)
         }

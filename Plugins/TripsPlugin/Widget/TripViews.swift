@@ -99,7 +99,8 @@ public enum TripViews {
     // MARK: The app's screens
 
     /// A booking in full, as the app would show it.
-    static func booking(_ booking: Booking?, id: String?, state: Result<TripsTimeline, BookingsError>) -> View {
+    /// The whole screen: one the booking cannot be shown on declares why as its error.
+    static func booking(_ booking: Booking?, id: String?, state: Result<TripsTimeline, BookingsError>) -> String {
         guard let booking else {
             let why: String = switch (id, state) {
             case (nil, _): "No booking was chosen."
@@ -109,7 +110,7 @@ public enum TripViews {
             return VStack {
                 Text(why)
                 for kind in SearchKind.allCases { Link(kind.title, to: searchLink(kind)) }
-            }
+            }.screen(error: why)
         }
         return VStack {
             Text("Booking \(booking.id)").style(.headline)
@@ -126,7 +127,7 @@ public enum TripViews {
                 }
             }
             if let inbound = booking.inbound { Section("Return flight") { flightDetails(inbound) } }
-        }
+        }.screen
     }
 
     private static func flightDetails(_ flight: Flight) -> [View] {

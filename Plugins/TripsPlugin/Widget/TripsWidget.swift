@@ -2,7 +2,7 @@ import PluginABI
 
 @_cdecl("widget_host_entry")
 public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-    exportWidget(TripsWidget.self, manifest: wh_manifest_json())
+    exportWidget(manifest: wh_manifest_json()) { TripsWidget(host: $0) }
 }
 
 /// The "My Trips" widget: the traveller's upcoming trip, step by step.
@@ -32,23 +32,30 @@ final class TripsWidget: Widget {
         }
     }
 
-    func render(screen: String, params: String) throws(WidgetError) -> String {
+    /// The bookings' named error, which the trip and timeline screens show,
+    /// declared as the screen's error state for scripts.
+    private static func error(_ state: Result<TripsTimeline, BookingsError>) -> String? {
+        guard case let .failure(error) = state else { return nil }
+        return error.description
+    }
+
+    func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
         let now = host.nowMilliseconds ?? 0
         switch screen {
         case "trip":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
             if case let .success(timeline) = state { wake(at: timeline.nextChange(after: now), now: now) }
-            return TripViews.current(state, now: now).screen
+            return TripViews.current(state, now: now).screen(error: Self.error(state))
         case "timeline":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
-            return TripViews.timeline(state, now: now).screen
+            return TripViews.timeline(state, now: now).screen(error: Self.error(state))
         case "booking":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
-            let id = Self.parameter("id", in: params)
+            let id = params["id"]?.string
             let booking = id.flatMap { id in (try? state.get())?.booking(id: id) }
-            return TripViews.booking(booking, id: id, state: state).screen
+            return TripViews.booking(booking, id: id, state: state)
         case "search":
-            return TripViews.search(Self.parameter("kind", in: params).flatMap(TripViews.SearchKind.init(rawValue:))).screen
+            return TripViews.search(params["kind"]?.string.flatMap(TripViews.SearchKind.init(rawValue:))).screen
         default:
             throw .unknownScreen(screen)
         }
@@ -118,8 +125,4 @@ final class TripsWidget: Widget {
     }
 
     private static let day: Int64 = 86_400_000
-
-    private static func parameter(_ name: String, in params: String) -> String? {
-        (try? JSONParser.parse(params))?[name]?.string
-    }
 }

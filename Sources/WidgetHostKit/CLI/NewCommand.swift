@@ -87,16 +87,9 @@ enum NewCommand {
 
     static func manifest(_ id: PluginID, _ module: String) -> String {
         """
-        {
-          "abi": "1.0",
-          "id": "\(id)",
-          "name": "\(module)",
-          "version": "0.1.0",
-          "description": "Counts presses.",
-          "screens": [{"id": "main", "title": "\(module)", "actions": ["bump"]}],
-          "services": {"required": [], "optional": []},
-          "http": {"hosts": []}
-        }
+        {"abi": "1.0", "id": "\(id)", "name": "\(module)", "version": "0.1.0", "description": "Counts presses.",
+         "screens": [{"id": "main", "title": "\(module)", "actions": ["bump"]}],
+         "services": {"required": [], "optional": []}}
 
         """
     }
@@ -142,18 +135,14 @@ enum NewCommand {
 
                 @_cdecl("widget_host_entry")
                 public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-                    exportWidget(\(module)Widget.self, manifest: wh_manifest_json())
+                    exportWidget(manifest: wh_manifest_json()) { _ in \(module)Widget() }
                 }
 
                 final class \(module)Widget: Widget {
                     var presses = 0
-                    init(host: Host) {}
 
-                    func render(screen: String, params: String) throws(WidgetError) -> String {
-                        // The SDK refuses screens widget.json does not declare.
-                        #"{"view":1,"root":{"kind":"vstack","children":["#
-                            + #"{"kind":"text","text":"Pressed \\#(presses) times"},"#
-                            + #"{"kind":"button","title":"Press","action":"bump"}]}}"#
+                    func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
+                        VStack { Text("Pressed \\(presses) times"); Button("Press", action: "bump") }.screen
                     }
 
                     func handle(action: String, value: String?) throws(WidgetError) {

@@ -14,10 +14,16 @@ struct FileContents: Sendable {
         self.manifest = manifest
     }
 
+    /// The mangling prefix of the Swift module PluginKit's symbols: the host
+    /// holds that module, so a plugin that defines or imports it again would
+    /// be the same Swift module in two images (README, A plugin in Swift).
+    static let hostModulePrefix = "$s9PluginKit"
+
     private static func read(_ path: String, _ availableServices: Set<String>, _ manifest: inout Manifest?) -> String? {
         let image: ELFImage
         do {
             image = try ELFImage(path: path, manifestSection: WH_MANIFEST_SECTION, entrySymbol: WH_ENTRY_SYMBOL,
+                                 reservedSymbolPrefix: hostModulePrefix,
                                  maxManifestBytes: Int(WH_MANIFEST_MAX_BYTES))
         } catch {
             return error.description
@@ -28,6 +34,10 @@ struct FileContents: Sendable {
         manifest = parsed
         if let incompatibility = parsed.abi.incompatibility { return incompatibility }
         guard image.exportsEntry else { return "does not export the entry symbol \(WH_ENTRY_SYMBOL)" }
+        if let symbol = image.reservedSymbol {
+            return "holds the Swift module PluginKit (\(symbol)), which the host holds too; build it with "
+                + "moduleAliases: [\"PluginKit\": \"<Name>PluginKit\"] (see README, A plugin in Swift)"
+        }
         if let missing = parsed.requiredServices.first(where: { !availableServices.contains($0) }) {
             return "requires service \(missing), which this host does not provide"
         }

@@ -1,5 +1,6 @@
 /// What the host needs from a plugin's ELF file, read without loading it:
-/// the embedded manifest and whether the entry symbol is exported.
+/// the embedded manifest, whether the entry symbol is exported, and whether
+/// it names a symbol of a Swift module the host holds itself.
 ///
 /// Every offset and size in the file is treated as hostile: each is checked
 /// against the file's real size before it is read, and tables are capped, so
@@ -9,18 +10,24 @@ struct ELFImage {
     let manifest: [UInt8]?
     /// Whether .dynsym defines `symbol` as an exported function.
     let exportsEntry: Bool
+    /// The first .dynsym name, defined or referenced, that starts with the
+    /// reserved prefix, or nil.
+    let reservedSymbol: String?
 
     static let maxSectionHeaders = 65_280        // SHN_LORESERVE
     static let maxStringTable = 16 << 20
     static let maxSymbolTable = 64 << 20
 
-    init(path: String, manifestSection: String, entrySymbol: String, maxManifestBytes: Int) throws(ELFError) {
+    init(path: String, manifestSection: String, entrySymbol: String, reservedSymbolPrefix: String? = nil,
+         maxManifestBytes: Int) throws(ELFError) {
         let file: ReadOnlyFile
         do { file = try ReadOnlyFile(path: path) } catch { throw .file(error) }
-        try self.init(file: file, manifestSection: manifestSection, entrySymbol: entrySymbol, maxManifestBytes: maxManifestBytes)
+        try self.init(file: file, manifestSection: manifestSection, entrySymbol: entrySymbol, reservedSymbolPrefix: reservedSymbolPrefix,
+                      maxManifestBytes: maxManifestBytes)
     }
 
-    init(file: borrowing ReadOnlyFile, manifestSection: String, entrySymbol: String, maxManifestBytes: Int) throws(ELFError) {
+    init(file: borrowing ReadOnlyFile, manifestSection: String, entrySymbol: String, reservedSymbolPrefix: String? = nil,
+         maxManifestBytes: Int) throws(ELFError) {
         if file.size == 0 { throw .empty }
         let header = try Self.read(file, offset: 0, count: min(Int(file.size), 64))
         guard header.count >= 4, header[0] == 0x7F, header[1] == 0x45, header[2] == 0x4C, header[3] == 0x46 else {
@@ -61,7 +68,8 @@ struct ELFImage {
         } else {
             manifest = nil
         }
-        exportsEntry = try Self.exports(symbol: Array(entrySymbol.utf8), sections: sections, file: file)
+        (exportsEntry, reservedSymbol) = try Self.symbols(entry: Array(entrySymbol.utf8), reservedPrefix: reservedSymbolPrefix.map { Array($0.utf8) },
+                                                          sections: sections, file: file)
     }
 
     /// A file cut short is told apart from a corrupt offset by its program
@@ -81,19 +89,26 @@ struct ELFImage {
         if needed > file.size { throw .truncated("its segments need \(needed) bytes but the file has \(file.size)") }
     }
 
-    private static func exports(symbol: [UInt8], sections: [Section], file: borrowing ReadOnlyFile) throws(ELFError) -> Bool {
-        guard let symbols = sections.first(where: { $0.type == 11 }) else { return false }   // SHT_DYNSYM
+    /// One pass over .dynsym: whether it exports `entry`, and the first name
+    /// starting with `reservedPrefix`.
+    private static func symbols(entry: [UInt8], reservedPrefix: [UInt8]?, sections: [Section],
+                                file: borrowing ReadOnlyFile) throws(ELFError) -> (Bool, String?) {
+        guard let symbols = sections.first(where: { $0.type == 11 }) else { return (false, nil) }   // SHT_DYNSYM
         guard Int(symbols.link) < sections.count else { throw .corrupt(".dynsym links to section \(symbols.link)") }
         let table = try contents(of: symbols, in: file, limit: maxSymbolTable, what: ".dynsym")
         let strings = try contents(of: sections[Int(symbols.link)], in: file, limit: maxStringTable, what: ".dynstr")
         let bytes = Bytes(table, littleEndian: true)
+        var exportsEntry = false
+        var reserved: String?
         for start in stride(from: 0, to: table.count - 23, by: 24) {
+            let name = Int(bytes.u32(start))
+            if reserved == nil, let reservedPrefix, let found = string(in: strings, at: name, startingWith: reservedPrefix) { reserved = found }
             // A defined global or weak function, with default or protected visibility.
             let info = table[start + 4], visibility = table[start + 5] & 3, sectionIndex = bytes.u16(start + 6)
             guard info & 0xF == 2, [1, 2].contains(info >> 4), visibility == 0 || visibility == 3, sectionIndex != 0 else { continue }
-            if string(in: strings, at: Int(bytes.u32(start)), equals: symbol) { return true }
+            if string(in: strings, at: name, equals: entry) { exportsEntry = true }
         }
-        return false
+        return (exportsEntry, reserved)
     }
 
     private static func read(_ file: borrowing ReadOnlyFile, offset: UInt64, count: Int, what: String = "the ELF header") throws(ELFError) -> [UInt8] {
@@ -114,6 +129,14 @@ struct ELFImage {
 
     /// Whether the NUL-terminated string at `offset` is `expected`; a string
     /// that runs off the end of the table matches nothing.
+    /// The NUL-terminated string at `offset` if it starts with `prefix` (at
+    /// most 200 bytes of it, for a message), else nil.
+    private static func string(in table: [UInt8], at offset: Int, startingWith prefix: [UInt8]) -> String? {
+        guard offset >= 0, offset + prefix.count <= table.count, table[offset..<offset + prefix.count].elementsEqual(prefix) else { return nil }
+        let end = table[offset...].firstIndex(of: 0) ?? table.count
+        return String(decoding: table[offset..<min(end, offset + 200)], as: UTF8.self)
+    }
+
     private static func string(in table: [UInt8], at offset: Int, equals expected: [UInt8]) -> Bool {
         let end = offset + expected.count
         guard offset >= 0, end < table.count, table[end] == 0 else { return false }

@@ -21,7 +21,6 @@ public enum ScreenFormat: String, Sendable {
 
     public static func json(_ screen: RenderedScreen, stack: [NavigationEntry], status: JSONValue? = nil) -> JSONValue {
         let view = try? screen.view.get()
-        let error: String? = if case let .failure(failure) = screen.view { failure.description } else { nil }
         let actions: [JSONValue] = screen.actions.enumerated().map { index, action in
             ["number": .number(String(index + 1)), "kind": .string(action.kind.rawValue), "title": .string(action.title),
              "action": .string(action.action), "value": .optional(action.value)]
@@ -33,7 +32,7 @@ public enum ScreenFormat: String, Sendable {
             "stack": .array(stack.map { ["plugin": .string($0.plugin.value), "screen": .string($0.screen), "params": $0.params] }),
             "view": view?.json ?? .null,
             "actions": .array(actions),
-            "error": .optional(error),
+            "error": .optional(screen.error),
             "status": status ?? .null,
         ]
     }

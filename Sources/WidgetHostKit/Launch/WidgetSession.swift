@@ -8,6 +8,25 @@ public struct RenderedScreen: Sendable {
     /// The view, or why there is none (the plugin failed, or its
     /// description was refused); either way the host stays up.
     public let view: Result<ViewNode, RenderFailure>
+    /// The error state the widget declared for this screen (ViewScreen.error).
+    public let declaredError: String?
+
+    public init(plugin: PluginID, screen: String, title: String, view: Result<ViewNode, RenderFailure>, declaredError: String? = nil) {
+        self.plugin = plugin
+        self.screen = screen
+        self.title = title
+        self.view = view
+        self.declaredError = declaredError
+    }
+
+    /// The error the screen shows: the widget's declared error state, or
+    /// why there is no view at all.
+    public var error: String? {
+        switch view {
+        case .success: declaredError
+        case let .failure(failure): failure.description
+        }
+    }
 
     public var actions: [ScreenAction] { (try? view.get())?.actions ?? [] }
 
@@ -89,7 +108,7 @@ public final class WidgetSession {
     public func render() -> RenderedScreen? {
         guard let entry = current else { return nil }
         let title = manifest(entry.plugin)?.screens.first { $0.id == entry.screen }?.title ?? entry.screen
-        let view: Result<ViewNode, RenderFailure>
+        let view: Result<ViewScreen, RenderFailure>
         do {
             let instance = try self.instance(entry.plugin)
             let bytes: [UInt8]
@@ -100,7 +119,8 @@ public final class WidgetSession {
         } catch {
             view = .failure(RenderFailure(description: "\(error)"))
         }
-        return RenderedScreen(plugin: entry.plugin, screen: entry.screen, title: title, view: view)
+        return RenderedScreen(plugin: entry.plugin, screen: entry.screen, title: title, view: view.map(\.root),
+                              declaredError: try? view.get().error)
     }
 
     /// The current widget's answer to the `status` query (plugin.h): its

@@ -180,9 +180,8 @@ public struct ValidationChild {
     private func render(_ instance: PluginInstance, _ screen: String) throws -> String {
         let bytes: [UInt8]
         do { bytes = try instance.render(screen: screen) } catch { throw ValidationFailure("render: \(error)") }
-        let view: JSONValue
-        do { view = try JSONParser.parse(bytes) } catch { throw ValidationFailure("the view description is not valid JSON: \(error)") }
-        guard view.isObject else { throw ValidationFailure("the view description is not a JSON object") }
+        // The host's own parser, so that validate fails what launch would refuse.
+        do { _ = try ViewDescription.parse(bytes) } catch { throw ValidationFailure(error.description) }
         return "\(bytes.count) bytes of JSON"
     }
 

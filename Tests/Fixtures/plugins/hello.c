@@ -83,6 +83,11 @@ static int32_t emit(const wh_output *out, const char *text) {
     return out->write(out, text, strlen(text));
 }
 
+/* The about screen's view description version; another one is refused by the host. */
+#ifndef VIEW_VERSION
+#define VIEW_VERSION "1"
+#endif
+
 static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
     (void)params;
 #ifdef CRASH_IN_RENDER
@@ -96,7 +101,7 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
         snprintf(text, sizeof text,
                  "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"Hello, %s! Waves: %d\"}}", plugin->name, plugin->waves);
     } else if (strcmp(screen, "about") == 0) {
-        snprintf(text, sizeof text, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"A plugin written in C\"}}");
+        snprintf(text, sizeof text, "{\"view\":" VIEW_VERSION ",\"root\":{\"kind\":\"text\",\"text\":\"A plugin written in C\"}}");
     } else {
         return WH_UNKNOWN_SCREEN;
     }
@@ -166,3 +171,10 @@ WH_EXPORT const wh_plugin_descriptor *ENTRY_NAME(void) {
 #endif
     return &descriptor;
 }
+
+#ifdef CLASHING_SYMBOL
+/* A symbol as a Swift plugin built without the PluginKit module alias
+ * exports it: the host holds that module, so discovery refuses the file. */
+WH_EXPORT void wh_clashing_symbol(void) __asm__("\"" CLASHING_SYMBOL "\"");
+WH_EXPORT void wh_clashing_symbol(void) {}
+#endif

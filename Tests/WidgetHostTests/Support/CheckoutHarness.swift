@@ -77,8 +77,11 @@ struct CheckoutScreen {
     var rows: [(title: String, detail: String?, badge: String?)] = []
     var fields: [(action: String, value: String, label: String?)] = []
     var images: [String] = []
+    /// The error state the screen declares (`"error"` of `--format json`).
+    var error: String?
 
-    init(root: JSONValue) {
+    init(root: JSONValue, error: String? = nil) {
+        self.error = error
         visit(root)
     }
 

@@ -74,6 +74,14 @@ static inline void wh_view_begin(wh_view_writer *w, const wh_output *out) {
     wh_view_literal(w, "{\"view\":1,\"root\":");
 }
 
+/* Declares the screen an error state, the message `launch --format json`
+ * carries as "error" (see docs/view-description.md). Call it after the root
+ * node ends, before wh_view_end(). */
+static inline void wh_view_error(wh_view_writer *w, const char *message) {
+    wh_view_literal(w, ",\"error\":");
+    wh_view_string(w, message);
+}
+
 /* Closes the description; WH_OK if every byte was accepted. */
 static inline int32_t wh_view_end(wh_view_writer *w) {
     wh_view_raw(w, "}", 1);

@@ -4,7 +4,7 @@
 /// and the second may be 60 at the end of a UTC day (`23:59:60Z`, a leap
 /// second, read as the instant that follows `23:59:59`, since Unix time has no
 /// leap seconds). A time without an offset is refused: its instant would be a
-/// guess. Shared with PluginKit, so `--now` and a booking's times are read by
+/// guess. Shared by the host and every plugin, so `--now` and a booking's times are read by
 /// one parser.
 public enum ISO8601 {
     public struct Instant: Equatable, Sendable {
@@ -12,6 +12,11 @@ public enum ISO8601 {
         public let milliseconds: Int64
         /// The offset from UTC, in minutes, as the text wrote it.
         public let offsetMinutes: Int
+
+        public init(milliseconds: Int64, offsetMinutes: Int) {
+            self.milliseconds = milliseconds
+            self.offsetMinutes = offsetMinutes
+        }
     }
 
     public static func milliseconds(from text: String) -> Int64? {

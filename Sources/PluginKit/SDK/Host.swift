@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PluginABI
 
 /// The host as a widget sees it: typed clients for the C service tables.
@@ -38,7 +38,7 @@ public struct Host: @unchecked Sendable {
     public func background<T: Sendable>(_ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void) {
         let queue = mainQueue
         nonisolated(unsafe) let completion = completion
-        Thread.detachNewThread {
+        detachThread {
             let result = work()
             queue.enqueue { completion(result) }
             self.requestRender()
@@ -212,4 +212,26 @@ final class Sink {
         })
         return withUnsafePointer(to: &output) { body($0) }
     }
+}
+
+/// Runs `body` on a new detached thread. Glibc's threads, not Foundation's:
+/// the host holds this module too, and must start without loading Foundation.
+/// If no thread can be made, `body` runs here, late rather than never.
+private func detachThread(_ body: @escaping @Sendable () -> Void) {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { context in
+        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+    }, context)
+    if started == 0 {
+        pthread_detach(thread)
+    } else {
+        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+    }
+}
+
+private final class ThreadBody: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }

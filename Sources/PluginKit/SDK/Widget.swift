@@ -1,15 +1,17 @@
 import PluginABI
 
 /// What a Swift plugin implements: one instance of a widget, driven by the host.
+/// How an instance is made is the plugin's choice (see `exportWidget`): a
+/// widget that needs no host services needs no `init(host:)`.
 ///
 /// The host calls every method on one thread, one call at a time (see
 /// `widget_host/plugin.h`), so a widget needs no locking of its own unless it
 /// starts work on other threads.
 public protocol Widget: AnyObject {
-    init(host: Host) throws
-
-    /// The view description of `screen` as JSON.
-    func render(screen: String, params: String) throws(WidgetError) -> String
+    /// The view description of `screen` as JSON (build it with the view
+    /// builder and `.screen`). `params` are the screen's parameters, parsed
+    /// (`["id": "kraken"]` for `exchange?id=kraken`; an empty object for none).
+    func render(screen: String, params: JSONValue) throws(WidgetError) -> String
 
     /// A person's action on the current screen; `value` is nil for a button.
     /// `WH_ACTION_REFRESH` (value: the screen shown) is the host's request

@@ -1,4 +1,5 @@
-/// Parses and validates the view description a plugin renders.
+/// Parses and validates the view description a plugin renders: the reader
+/// beside the one encoder (ViewJSON).
 public enum ViewDescription {
     public static let version = 1
     public static let maxBytes = 1 << 20
@@ -9,7 +10,7 @@ public enum ViewDescription {
         public let description: String
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(Invalid) -> ViewNode {
+    public static func parse(_ bytes: [UInt8]) throws(Invalid) -> ViewScreen {
         guard bytes.count <= maxBytes else { throw Invalid(description: "the view description is \(bytes.count) bytes, over the limit of \(maxBytes)") }
         let json: JSONValue
         do {
@@ -25,7 +26,9 @@ public enum ViewDescription {
         }
         guard let root = json["root"], root.isObject else { throw Invalid(description: "the view description has no \"root\" node") }
         var budget = maxNodes
-        return try node(root, depth: 1, budget: &budget)
+        // An error that is not a string, or is empty, declares nothing.
+        let error = json["error"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        return ViewScreen(root: try node(root, depth: 1, budget: &budget), error: error)
     }
 
     private static func node(_ json: JSONValue, depth: Int, budget: inout Int) throws(Invalid) -> ViewNode {

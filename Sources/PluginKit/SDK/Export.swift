@@ -2,20 +2,22 @@ import Glibc
 import PluginABI
 
 /// Builds the plugin's C descriptor from its manifest, so a Swift plugin
-/// states its identity once. Call it from the plugin's entry point:
+/// states its identity once, and says how to make an instance. Call it from
+/// the plugin's entry point:
 ///
 ///     @_cdecl("widget_host_entry")
 ///     public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
-///         exportWidget(CryptoWidget.self, manifest: wh_manifest_json())
+///         exportWidget(manifest: wh_manifest_json()) { host in try CryptoWidget(host: host) }
 ///     }
 ///
+/// (`{ _ in HelloWidget() }` for a widget that uses no host service.)
 /// Returns the same descriptor on every call, or nil if the manifest is not
 /// one the SDK can read (the host then reports that the entry returned NULL).
-public func exportWidget<W: Widget>(_ type: W.Type, manifest: UnsafePointer<CChar>) -> UnsafePointer<wh_plugin_descriptor>? {
+public func exportWidget(manifest: UnsafePointer<CChar>, _ make: @escaping (Host) throws -> any Widget) -> UnsafePointer<wh_plugin_descriptor>? {
     exported.withLock { state in
         if let descriptor = state.descriptor { return descriptor.pointer }
         guard let descriptor = Descriptor(manifest: String(cString: manifest)) else { return nil }
-        state.factory = { try W(host: $0) }
+        state.factory = make
         state.descriptor = descriptor
         state.screens = descriptor.screens
         return descriptor.pointer
@@ -113,8 +115,10 @@ private func renderInstance(
 ) -> Int32 {
     guard let instance = Instance.from(plugin), let screen, let output else { return Int32(WH_FAILED.rawValue) }
     guard exported.withLock({ $0.screens.contains(String(cString: screen)) }) else { return Int32(WH_UNKNOWN_SCREEN.rawValue) }
+    // The host always sends an object; anything else reads as no parameters.
+    let parsed = params.flatMap { try? JSONParser.parse(String(cString: $0)) }.flatMap { $0.isObject ? $0 : nil } ?? .object([])
     return write(output) { () throws(WidgetError) in
-        try instance.widget.render(screen: String(cString: screen), params: params.map { String(cString: $0) } ?? "{}")
+        try instance.widget.render(screen: String(cString: screen), params: parsed)
     }
 }
 

@@ -1,6 +1,6 @@
 /// The proleptic Gregorian calendar in whole days since 1970-01-01, by
 /// Howard Hinnant's civil algorithms: exact for any date, no time zone data.
-/// Shared with PluginKit, so every widget counts days the same way.
+/// Shared by the host and every plugin, so all count days the same way.
 public enum CivilCalendar {
     /// Days since 1970-01-01 of a date.
     public static func days(year: Int, month: Int, day: Int) -> Int {

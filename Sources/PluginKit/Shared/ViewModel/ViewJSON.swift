@@ -1,5 +1,7 @@
-/// The view tree back as JSON: what `--format json` prints, for scripts and
-/// tests. It is the validated tree, so unknown kinds appear as "unknown".
+/// The one encoder of the view model: what a plugin's `render` writes and
+/// what `launch --format json` prints. Every key of a kind is written, with
+/// its default or null, so a script never has to know the defaults. A tree
+/// the host parsed shows an unknown kind as "unknown".
 extension ViewNode {
     public var json: JSONValue {
         switch self {
@@ -27,5 +29,14 @@ extension ViewNode {
         case let .link(title, target): ["kind": "link", "title": .string(title), "target": .string(target)]
         case let .unknown(kind): ["kind": "unknown", "unknownKind": .string(kind)]
         }
+    }
+}
+
+extension ViewScreen {
+    /// The whole description, `{"view":1,"root":...}`, with `"error"` when
+    /// the screen shows one. (Not `json`, which is a node's: code that takes
+    /// a screen for its root then fails to build instead of reading nothing.)
+    public var document: JSONValue {
+        .object([("view", .number(String(ViewDescription.version))), ("root", root.json)] + (error.map { [("error", .string($0))] } ?? []))
     }
 }

@@ -5,7 +5,7 @@ import Glibc
 /// Why not `Synchronization.Mutex`: on this toolchain ThreadSanitizer does
 /// not see its hand-over through the kernel and reports races on every
 /// contended use, which would bury real races in CI's TSan run. TSan knows
-/// pthread mutexes. This file is shared with PluginKit (compiled into each
+/// pthread mutexes. Shared by the host and every plugin (compiled into each
 /// plugin's own module).
 public final class Locked<Value>: @unchecked Sendable {
     private var value: Value

@@ -1,7 +1,10 @@
-/// A widget's screen as the host understands it: the validated form of the
-/// view description a plugin renders (see docs/view-description.md).
+/// One node of a widget's screen: the view model the SDK's builder makes,
+/// the description carries (ViewJSON, ViewDescription) and the host renders
+/// (see docs/view-description.md). Plugins and the host compile this one
+/// file, so a new kind or modifier is added here, in the encoder and in the
+/// parser beside it, and nowhere else.
 ///
-/// Validation never fails the whole screen for one odd node: an unknown kind
+/// Parsing never fails the whole screen for one odd node: an unknown kind
 /// becomes a visible placeholder. Only a description that is not JSON, not
 /// the right shape at the top, too large or too deep is refused whole, and
 /// the host shows an error panel naming the plugin instead.
@@ -31,31 +34,26 @@ public indirect enum ViewNode: Equatable, Sendable {
         public let title: String
         public let detail: String?
         public let badge: String?
+
+        public init(id: String, title: String, detail: String? = nil, badge: String? = nil) {
+            self.id = id
+            self.title = title
+            self.detail = detail
+            self.badge = badge
+        }
     }
 }
 
-/// Something a person can do on a screen, numbered in on-screen order.
-public struct ScreenAction: Equatable, Sendable {
-    public enum Kind: String, Sendable { case button, field, row, link }
-    public let kind: Kind
-    public let title: String
-    /// The plugin's action id; for a link, the deep link.
-    public let action: String
-    /// The value sent with the action: a row's id, a button's value.
-    public let value: String?
-}
+/// A whole screen: its root node, and the error it shows, if it shows one.
+/// A widget that renders an error state ("Price unavailable") says so here,
+/// so that a script reads it from `launch --format json`'s `error` instead of
+/// searching the view.
+public struct ViewScreen: Equatable, Sendable {
+    public var root: ViewNode
+    public var error: String?
 
-extension ViewNode {
-    /// Every action on the screen, in the order a person reads them.
-    public var actions: [ScreenAction] {
-        switch self {
-        case let .stack(_, children), let .section(_, children): children.flatMap(\.actions)
-        case let .button(title, action, value): [ScreenAction(kind: .button, title: title, action: action, value: value)]
-        case let .field(label, action, placeholder, _, _):
-            [ScreenAction(kind: .field, title: label ?? placeholder, action: action, value: nil)]
-        case let .list(action?, rows): rows.map { ScreenAction(kind: .row, title: $0.title, action: action, value: $0.id) }
-        case let .link(title, target): [ScreenAction(kind: .link, title: title, action: target, value: nil)]
-        default: []
-        }
+    public init(root: ViewNode, error: String? = nil) {
+        self.root = root
+        self.error = error
     }
 }

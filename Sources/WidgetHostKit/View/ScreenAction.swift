@@ -1,0 +1,25 @@
+/// Something a person can do on a screen, numbered in on-screen order.
+public struct ScreenAction: Equatable, Sendable {
+    public enum Kind: String, Sendable { case button, field, row, link }
+    public let kind: Kind
+    public let title: String
+    /// The plugin's action id; for a link, the deep link.
+    public let action: String
+    /// The value sent with the action: a row's id, a button's value.
+    public let value: String?
+}
+
+extension ViewNode {
+    /// Every action on the screen, in the order a person reads them.
+    public var actions: [ScreenAction] {
+        switch self {
+        case let .stack(_, children), let .section(_, children): children.flatMap(\.actions)
+        case let .button(title, action, value): [ScreenAction(kind: .button, title: title, action: action, value: value)]
+        case let .field(label, action, placeholder, _, _):
+            [ScreenAction(kind: .field, title: label ?? placeholder, action: action, value: nil)]
+        case let .list(action?, rows): rows.map { ScreenAction(kind: .row, title: $0.title, action: action, value: $0.id) }
+        case let .link(title, target): [ScreenAction(kind: .link, title: title, action: target, value: nil)]
+        default: []
+        }
+    }
+}
