@@ -192,7 +192,8 @@ enum TestSupport {
         }
     }
 
-    private static let temporaryDirectories = Mutex<[String]>([])
+    // A pthread lock, not Mutex: TSan (run on BusTests, which use this) reports Mutex hand-overs as races.
+    private static let temporaryDirectories = ServiceTestKit.Locked<[String]>([])
 
     private static func registerForRemoval(_ path: String) {
         _ = removeAtExit
