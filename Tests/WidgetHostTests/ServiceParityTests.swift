@@ -13,7 +13,7 @@ struct ServiceParityTests {
     /// How abiwalk.c names each table's variable.
     private static let variables = [
         WH_SERVICE_LOG: "log", WH_SERVICE_CLOCK: "clock", WH_SERVICE_CONFIG: "config", WH_SERVICE_STORE: "store",
-        WH_SERVICE_HTTP: "http", WH_SERVICE_BUS: "bus", WH_SERVICE_NAVIGATOR: "nav",
+        WH_SERVICE_HTTP: "http", WH_SERVICE_HTTP_2: "http2", WH_SERVICE_BUS: "bus", WH_SERVICE_NAVIGATOR: "nav",
     ]
 
     @Test("every C table has one non-NULL function per described function, and every service id is unique")
@@ -81,6 +81,9 @@ struct ServiceParityTests {
         #expect(answer("http->get(h, \"http://127.0.0.1:1/\\xc0\\xaf\", 0, 0, &s.output)") == Int64(WH_HTTP_BAD_URL))
         #expect(answer("bus->subscribe(h, \"walk.\\xed\\xa0\\x80\")") == Int64(WH_BUS_INVALID_TOPIC))
         #expect(answer("nav->push(h, \"widget://abiwalk/\\xc0\\xaf\")") == Int64(WH_NAV_MALFORMED_LINK))
+        // A port nobody listens on: http/2 names the refusal, http/1 keeps its one answer.
+        #expect(answer("http2->get(h, \"http://127.0.0.1:1/\", 5000, 0, &s.output)") == Int64(WH_HTTP_REFUSED))
+        #expect(answer("http->get(h, \"http://127.0.0.1:1/\", 5000, 0, &s.output)") == Int64(WH_HTTP_UNREACHABLE))
         #expect(answer("h->get_service(h, \"widget-host.log/2\") != NULL") == 0)
     }
 

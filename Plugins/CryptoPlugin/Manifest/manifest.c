@@ -23,7 +23,7 @@ WH_MANIFEST("{"
         "{\"id\": \"exchange\", \"title\": \"Exchange\", \"actions\": [\"refresh\"]}"
     "],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\"],"
-                  " \"optional\": [\"widget-host.http/1\", \"widget-host.navigator/1\"]},"
+                  " \"optional\": [\"widget-host.http/2\", \"widget-host.http/1\", \"widget-host.navigator/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": []},"
     "\"http\": {\"hosts\": [\"api.coinbase.com\", \"api.kraken.com\", \"api.binance.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")

@@ -5,7 +5,8 @@ enum PriceError: Error, Equatable, Sendable {
     /// The host gave no http service (the manifest asks for it optionally).
     case noNetworkService
     case badURL(String)
-    case unreachable
+    /// No connection, and why when the host said (refused, no DNS, no route).
+    case unreachable(cause: String?)
     case timeout(milliseconds: UInt32)
     /// A connection that broke off: a disconnect or a response cut short.
     case connectionFailed
@@ -44,7 +45,8 @@ enum PriceError: Error, Equatable, Sendable {
         switch self {
         case .noNetworkService: "no network access: the host did not grant the http service"
         case let .badURL(url): "not an http or https URL: \(url)"
-        case .unreachable: "could not connect to the server (refused, no route or unknown host; WIDGET_HOST_LOG=info says which)"
+        case let .unreachable(cause?): "could not connect to the server: \(cause)"
+        case .unreachable(nil): "could not connect to the server (refused, no route or unknown host; WIDGET_HOST_LOG=info says which)"
         case let .timeout(milliseconds): "no answer within \(Self.seconds(milliseconds))"
         case .connectionFailed: "the connection broke off before the response was complete"
         case let .status(code, message):

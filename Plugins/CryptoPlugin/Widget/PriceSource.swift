@@ -40,7 +40,8 @@ struct HostHTTPSource: PriceSource {
         switch failure {
         case .unavailable: .noNetworkService
         case .badURL: .badURL(url)
-        case .unreachable: .unreachable
+        case .unreachable: .unreachable(cause: nil)
+        case .refused, .hostNotFound, .noRoute: .unreachable(cause: failure.description)
         case .timeout: .timeout(milliseconds: timeoutMilliseconds)
         case .tooLarge: .tooLarge(limit: maxBytes)
         case .failed: .connectionFailed

@@ -119,6 +119,8 @@ public struct Host: @unchecked Sendable {
 
     public enum HTTPFailure: Error, Equatable, CustomStringConvertible {
         case unavailable, badURL, unreachable, timeout, tooLarge, failed
+        /// Why no connection was made, where the host says (http/2).
+        case refused, hostNotFound, noRoute
 
         public var description: String {
             switch self {
@@ -128,13 +130,19 @@ public struct Host: @unchecked Sendable {
             case .timeout: "timed out"
             case .tooLarge: "response too large"
             case .failed: "connection failed"
+            case .refused: "connection refused"
+            case .hostNotFound: "the host name could not be resolved"
+            case .noRoute: "no route to the host"
             }
         }
     }
 
     /// GETs `url`, blocking this thread: call it inside `background`.
     public func get(_ url: String, timeoutMilliseconds: UInt32 = 0, maxBytes: UInt64 = 0) -> Result<HTTPResponse, HTTPFailure> {
-        guard let table = service(WH_SERVICE_HTTP, as: wh_http_v1.self) else { return .failure(.unavailable) }
+        // http/2 names why a connection failed; http/1 is the fallback.
+        guard let table = service(WH_SERVICE_HTTP_2, as: wh_http_v2.self) ?? service(WH_SERVICE_HTTP, as: wh_http_v1.self) else {
+            return .failure(.unavailable)
+        }
         let sink = Sink()
         let status = sink.withOutput { table.pointee.get(raw, url, timeoutMilliseconds, maxBytes, $0) }
         switch Int(status) {
@@ -143,6 +151,9 @@ public struct Host: @unchecked Sendable {
         case Int(WH_HTTP_UNREACHABLE): return .failure(.unreachable)
         case Int(WH_HTTP_TIMEOUT): return .failure(.timeout)
         case Int(WH_HTTP_TOO_LARGE): return .failure(.tooLarge)
+        case Int(WH_HTTP_REFUSED): return .failure(.refused)
+        case Int(WH_HTTP_HOST_NOT_FOUND): return .failure(.hostNotFound)
+        case Int(WH_HTTP_NO_ROUTE): return .failure(.noRoute)
         default: return .failure(.failed)
         }
     }

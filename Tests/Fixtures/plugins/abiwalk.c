@@ -18,7 +18,7 @@ WH_MANIFEST("{"
     "\"description\": \"Calls every service function with bad arguments.\","
     "\"screens\": [{\"id\": \"main\", \"title\": \"Answers\", \"actions\": [\"walk\"]}],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\","
-        " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
+        " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.http/2\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
         " \"optional\": [\"widget-host.future/8\"]},"
     "\"topics\": {\"publish\": [\"walk.out\"], \"subscribe\": [\"walk.*\"]},"
     "\"http\": {\"hosts\": [\"127.0.0.1\"]}"
@@ -159,6 +159,12 @@ static void walk(wh_plugin *p) {
     CALL(p, http->get(h, "http://undeclared.invalid/", 1000, 0, &s.output));
     CALL(p, http->get(NULL, "http://127.0.0.1:1/", 0, 0, &s.output));
     CALL(p, http->get(h, "http://127.0.0.1:1/\xc0\xaf", 0, 0, &s.output));
+    /* http/2: the same calls, and a refused connection named as such. */
+    const wh_http_v2 *http2 = h->get_service(h, WH_SERVICE_HTTP_2);
+    CALL(p, http2->get(h, NULL, 0, 0, &s.output));
+    CALL(p, http2->get(h, "http://127.0.0.1:1/", 0, 0, NULL));
+    CALL(p, http2->get(h, "http://127.0.0.1:1/", 5000, 0, &s.output));
+    CALL(p, http->get(h, "http://127.0.0.1:1/", 5000, 0, &s.output));
 
     const wh_bus_v1 *bus = h->get_service(h, WH_SERVICE_BUS);
     CALL(p, bus->publish(h, NULL, "{}"));

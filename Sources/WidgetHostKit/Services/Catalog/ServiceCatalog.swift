@@ -7,7 +7,7 @@ import PluginABI
 enum ServiceCatalog {
     static let all: [ServiceDescription] = [
         LogService.description, ClockService.description, ConfigService.description, StoreService.description,
-        HTTPService.description, BusService.description, NavigatorService.description,
+        HTTPService.description, HTTPService.description2, BusService.description, NavigatorService.description,
     ]
 
     static let ids: Set<String> = Set(all.map(\.id))

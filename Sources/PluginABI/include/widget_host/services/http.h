@@ -36,8 +36,32 @@ typedef struct wh_http_v1 {
 
 WH_SERVICE_REF(http, wh_http_v1, WH_SERVICE_HTTP)
 
+/* "widget-host.http/2": the same table, whose get() also says why no
+ * connection was made where http/1 answers WH_HTTP_UNREACHABLE for every
+ * cause (http/1 keeps that answer, so plugins built for it see no new code).
+ * A plugin declares http/2 (or both, asking for http/2 first) in its
+ * manifest's services. */
+#define WH_SERVICE_HTTP_2 "widget-host.http/2"
+
+/* More failures of http/2's get(); WH_HTTP_UNREACHABLE remains for a cause
+ * it cannot name (no network at all, a refused host). */
+enum {
+    WH_HTTP_REFUSED = -6,        /* the server's port refused the connection */
+    WH_HTTP_HOST_NOT_FOUND = -7, /* DNS: the host name did not resolve */
+    WH_HTTP_NO_ROUTE = -8,       /* no route to the host's network */
+};
+
+typedef wh_http_v1 wh_http_v2;
+
+WH_SERVICE_REF(http2, wh_http_v2, WH_SERVICE_HTTP_2)
+
 static inline int32_t wh_http_get(wh_http_ref ref, const char *url, uint32_t timeout_ms, uint64_t max_bytes,
                                   const wh_output *body) {
+    return ref.table ? ref.table->get(ref.host, url, timeout_ms, max_bytes, body) : WH_NO_SERVICE;
+}
+
+static inline int32_t wh_http2_get(wh_http2_ref ref, const char *url, uint32_t timeout_ms, uint64_t max_bytes,
+                                   const wh_output *body) {
     return ref.table ? ref.table->get(ref.host, url, timeout_ms, max_bytes, body) : WH_NO_SERVICE;
 }
 
