@@ -47,8 +47,6 @@ public struct Host: @unchecked Sendable {
 
     // MARK: Log
 
-    public enum LogLevel: Int32 { case debug = 0, info, warning, error }
-
     public func log(_ level: LogLevel, _ message: String) {
         guard let table = service(WH_SERVICE_LOG, as: wh_log_v1.self) else { return }
         table.pointee.log(raw, level.rawValue, message)

@@ -62,8 +62,7 @@ struct HostServiceProxy {
     private func granted(_ id: String) -> Bool {
         guard id.withCString({ context.host.pointee.get_service!(context.host, $0) }) != nil else { return false }
         guard ServiceCatalog.service(id) != nil else {
-            context.runtime.log.log(.warning, context.pluginID.value,
-                                    "asked for service \(id), which the host has but cannot forward to an isolated plugin")
+            context.log.warning("asked for service \(id), which the host has but cannot forward to an isolated plugin")
             return false
         }
         return true

@@ -86,7 +86,7 @@ final class IsolatedConnection: @unchecked Sendable {
             break
         case .tooLarge:
             state.withLock { $0.pending = nil }
-            context.runtime.log.log(.warning, pluginID.value, "\(name.rawValue) not sent: the message is over \(Frame.maxPayloadBytes) bytes")
+            context.log.warning("\(name.rawValue) not sent: the message is over \(Frame.maxPayloadBytes) bytes")
             throw .status(WH_INVALID_VALUE.rawValue)
         case .timedOut:
             throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
@@ -138,7 +138,7 @@ final class IsolatedConnection: @unchecked Sendable {
             return reason
         }
         guard let reason else { return }
-        context.runtime.log.log(.warning, pluginID.value, "stopped: \(reason)")
+        context.log.warning("stopped: \(reason)")
         onStop(reason)
     }
 
@@ -275,7 +275,7 @@ final class IsolatedConnection: @unchecked Sendable {
             return true
         }
         guard admitted else {
-            context.runtime.log.log(.warning, pluginID.value, "http GET refused: \(Self.maxSlowCalls) requests already in flight")
+            context.log.warning("http GET refused: \(Self.maxSlowCalls) requests already in flight")
             _ = socket.send(Frame(.reply, id: frame.id, fields: ["result": .int(WH_HTTP_FAILED)]), deadline: Clock.now + 5)
             return
         }
@@ -321,7 +321,7 @@ final class IsolatedConnection: @unchecked Sendable {
             guard count > 0 else { return false }
             let text = String(decoding: chunk[0..<count], as: UTF8.self)
             for line in text.split(separator: "\n") {
-                context.runtime.log.log(.info, pluginID.value, "printed: \(line.prefix(500))")
+                context.log.info("printed: \(line.prefix(500))")
             }
             state.withLock { state in
                 state.outputTail += chunk[0..<count]

@@ -17,6 +17,8 @@ import Synchronization
 public final class PluginContext: @unchecked Sendable {
     public let pluginID: PluginID
     public let runtime: HostRuntime
+    /// The host's log, speaking for this plugin.
+    public let log: Logger
     let manifest: Manifest
     let configSection: JSONValue
     let host: UnsafeMutablePointer<wh_host>
@@ -50,6 +52,7 @@ public final class PluginContext: @unchecked Sendable {
         self.maxEventsPerSecond = maxEventsPerSecond
         self.manifest = manifest
         self.runtime = runtime
+        log = runtime.log.logger(for: manifest.id.value)
         configSection = runtime.config.section(for: manifest.id)
         let declared = Set(manifest.requiredServices + manifest.optionalServices)
         self.declared = declared
@@ -128,9 +131,9 @@ public final class PluginContext: @unchecked Sendable {
     func service(_ id: String) -> UnsafeRawPointer? {
         if let table = granted[id] { return table }
         if declared.contains(id) {
-            runtime.log.log(.info, pluginID.value, "asked for service \(id), which this host does not provide")
+            log.info("asked for service \(id), which this host does not provide")
         } else {
-            runtime.log.log(.warning, pluginID.value, "denied service \(id): the plugin's manifest does not declare it")
+            log.warning("denied service \(id): the plugin's manifest does not declare it")
         }
         return nil
     }
@@ -138,15 +141,15 @@ public final class PluginContext: @unchecked Sendable {
     func publish(topic: String, payload: String) -> Int32 {
         guard stopReason == nil else { return Int32(WH_BUS_FLOODED) }
         if let problem = Topic.problem(with: topic) {
-            runtime.log.log(.warning, pluginID.value, "refused publish: \(problem)")
+            log.warning("refused publish: \(problem)")
             return Int32(WH_BUS_INVALID_TOPIC)
         }
         guard manifest.publishes.contains(where: { Topic.matches($0, topic) }) else {
-            runtime.log.log(.warning, pluginID.value, "denied publish to \(topic): the plugin's manifest does not declare it")
+            log.warning("denied publish to \(topic): the plugin's manifest does not declare it")
             return Int32(WH_BUS_DENIED)
         }
         guard payload.utf8.count <= Bus.maxPayloadBytes else {
-            runtime.log.log(.warning, pluginID.value, "refused publish to \(topic): the payload is over the bus's limit of \(Bus.maxPayloadBytes) bytes")
+            log.warning("refused publish to \(topic): the payload is over the bus's limit of \(Bus.maxPayloadBytes) bytes")
             return Int32(WH_BUS_TOO_LARGE)
         }
         guard published.withLock({ $0.add(at: Clock.now) }) <= maxEventsPerSecond else {
@@ -157,18 +160,18 @@ public final class PluginContext: @unchecked Sendable {
             try runtime.bus.publish(topic, payload: payload)
             return 0
         } catch {
-            runtime.log.log(.warning, pluginID.value, "refused publish to \(topic): \(error)")
+            log.warning("refused publish to \(topic): \(error)")
             return Int32(WH_BUS_INVALID_PAYLOAD)
         }
     }
 
     func subscribe(pattern: String) -> Int64 {
         if let problem = Topic.patternProblem(pattern) {
-            runtime.log.log(.warning, pluginID.value, "refused subscription: \(problem)")
+            log.warning("refused subscription: \(problem)")
             return Int64(WH_BUS_INVALID_TOPIC)
         }
         guard manifest.subscribes.contains(where: { Topic.covers($0, pattern) }) else {
-            runtime.log.log(.warning, pluginID.value, "denied subscription to \(pattern): the plugin's manifest does not declare it")
+            log.warning("denied subscription to \(pattern): the plugin's manifest does not declare it")
             return Int64(WH_BUS_DENIED)
         }
         // Events wait in the mailbox for the main thread (plugin.h's rule),
@@ -206,8 +209,7 @@ public final class PluginContext: @unchecked Sendable {
             return (true, false)
         }
         if firstDropped {
-            runtime.log.log(.warning, pluginID.value,
-                            "dropped bus events: \(Self.mailboxLimit) are already waiting for it to take them (first dropped: \(event.topic))")
+            log.warning("dropped bus events: \(Self.mailboxLimit) are already waiting for it to take them (first dropped: \(event.topic))")
         }
         if posted { wakeUp() }
     }

@@ -25,9 +25,9 @@ enum HTTPService {
             } catch {
                 let failure = error as! HTTPClient.Failure
                 if case .denied = failure {
-                    context.runtime.log.log(.warning, context.pluginID.value, "\(failure)")
+                    context.log.warning("\(failure)")
                 } else {
-                    context.runtime.log.log(.info, context.pluginID.value, "GET \(url): \(failure)")
+                    context.log.info("GET \(url): \(failure)")
                 }
                 switch failure {
                 case .denied: return Int64(WH_HTTP_UNREACHABLE)

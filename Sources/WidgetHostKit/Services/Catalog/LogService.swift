@@ -4,8 +4,8 @@ import PluginABI
 enum LogService {
     static let log = ServiceFunction(service: WH_SERVICE_LOG, name: "log", arguments: [.int, .text],
                                      fallback: 0) { context, arguments, _ in
-        let level = HostLog.Level(rawValue: Int32(clamping: arguments.int(0))) ?? .error
-        context.runtime.log.log(level, context.pluginID.value, arguments.text(1)!)
+        let level = LogLevel(rawValue: Int32(clamping: arguments.int(0))) ?? .error
+        context.log.log(level, arguments.text(1)!)
         return 0
     }
 

@@ -24,7 +24,7 @@ enum NavigatorService {
                         fallback: Int64(WH_NAV_MALFORMED_LINK)) { context, arguments, _ in
             let target: NavigationTarget
             do { target = try NavigationTarget(link: arguments.text(0)!) } catch {
-                context.runtime.log.log(.warning, context.pluginID.value, "\(error)")
+                context.log.warning("\(error)")
                 return Int64(WH_NAV_MALFORMED_LINK)
             }
             context.runtime.bus.enqueue(BusEvent(topic: "nav." + name, payload: target.json.serialized))

@@ -43,7 +43,7 @@ enum StoreService {
     /// A store error as the status store.h promises, logged for the plugin.
     private static func status(_ context: PluginContext, _ body: () throws -> Int) -> Int64 {
         do { return Int64(try body()) } catch {
-            context.runtime.log.log(.warning, context.pluginID.value, "store: \(error)")
+            context.log.warning("store: \(error)")
             if case .badKey? = error as? StoreError { return Int64(WH_STORE_BAD_KEY) }
             return Int64(WH_STORE_IO_ERROR)
         }
