@@ -438,10 +438,13 @@ struct CheckoutPluginTests {
         ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"EUR"}"#)], "invalidOrder", "currency \"EUR\""),
         ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"USD","tip":"5"}"#)], "invalidOrder", "unknown key \"tip\""),
         ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"USD","token":"U"}"#)], "invalidOrder", "token \"U\" is not \"T\""),
-        ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"USD","merchantReference":""}"#)], "invalidOrder", "merchantReference"),
+        ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"USD","merchantReference":""}"#)],
+                "invalidOrder", "merchantReference"),
         ("T", [("checkout.orders.T", #"{"status":true,"amount":"200.00","currency":"USD"}"#)], "invalidOrder", "status must be a string"),
-        ("T", [("checkout.orders.T", #"{"status":"pending","amount":"200.00","currency":"USD"}"#)], "orderNotCompleted", "Checkout \"T\" is \"pending\", not completed"),
-        ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"AUD"}"#)], "currencyMismatch", "is in AUD, but the widget is configured for USD"),
+        ("T", [("checkout.orders.T", #"{"status":"pending","amount":"200.00","currency":"USD"}"#)],
+                "orderNotCompleted", "Checkout \"T\" is \"pending\", not completed"),
+        ("T", [("checkout.orders.T", #"{"status":"completed","amount":"200.00","currency":"AUD"}"#)],
+                "currencyMismatch", "is in AUD, but the widget is configured for USD"),
     ]
 
     @Test("a token that cannot be used is an invalid state with its own code", arguments: badTokens.indices)

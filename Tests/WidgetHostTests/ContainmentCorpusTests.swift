@@ -216,7 +216,8 @@ struct ContainmentRedirectTests {
         #expect(try Kit.screen(run)["view"]?["text"]?.string == "http status -2", "\(run)")
         #expect(!near.requests.isEmpty, "\(run)")
         #expect(far.requests.isEmpty, "the redirect was followed to a host the manifest does not declare")
-        #expect(run.stderr.contains("denied GET \(target): 127.0.0.1 is not among the hosts its manifest declares (localhost) (the redirect of http://localhost:"),
+        #expect(run.stderr.contains("denied GET \(target): 127.0.0.1 is not among the hosts its manifest declares (localhost) "
+                + "(the redirect of http://localhost:"),
                 "\(run)")
     }
 

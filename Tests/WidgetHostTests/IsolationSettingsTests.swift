@@ -85,7 +85,8 @@ struct IsolationSettingsTests {
 
     @Test("a manifest without http hosts may reach any host, as before the field existed")
     func undeclaredHosts() throws {
-        let manifest = try Manifest(bytes: Array(#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "version": "1.0.0", "screens": [{"id": "main"}]}"#.utf8))
+        let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
+                + #""version": "1.0.0", "screens": [{"id": "main"}]}"#).utf8))
         #expect(manifest.httpHosts == nil)
         let recorder = LogRecorder()
         #expect(HTTPAllowList.denial(of: "https://anywhere.example/x", for: manifest, log: HostLog(threshold: .debug, sink: recorder.sink)) == nil)
@@ -94,7 +95,8 @@ struct IsolationSettingsTests {
 
     @Test("a GET to an undeclared host is denied and says which hosts are declared")
     func deniedHost() throws {
-        let manifest = try Manifest(bytes: Array(#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["api.example.com"]}}"#.utf8))
+        let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
+                + #""version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["api.example.com"]}}"#).utf8))
         let log = HostLog(threshold: .error)
         #expect(HTTPAllowList.denial(of: "https://api.example.com/v1", for: manifest, log: log) == nil)
         #expect(HTTPAllowList.denial(of: "https://evil.example/steal?k=1", for: manifest, log: log)
@@ -108,7 +110,8 @@ struct IsolationSettingsTests {
         let server = try LoopbackHTTPServer(always: .ok("secret"))
         defer { server.stop() }
         let url = template.replacingOccurrences(of: "PORT", with: String(server.port))
-        let manifest = try Manifest(bytes: Array(#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["localhost"]}}"#.utf8))
+        let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
+                + #""version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["localhost"]}}"#).utf8))
         let log = HostLog(threshold: .error)
         // Whatever the client makes of the URL, nothing may reach 127.0.0.1.
         _ = try? HTTPClient().get(url, timeout: 5) { HTTPAllowList.denial(of: $0, for: manifest, log: log) }

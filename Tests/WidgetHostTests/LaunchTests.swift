@@ -146,7 +146,8 @@ struct LaunchTests {
         #expect(Self.texts(json) == ["Hello, world! Waves: 1"])
     }
 
-    @Test("an unknown widget name exits 1 and suggests the closest names", arguments: [("helo", "hello"), ("vews", "views"), ("org.example.helo", "org.example.hello")])
+    @Test("an unknown widget name exits 1 and suggests the closest names",
+            arguments: [("helo", "hello"), ("vews", "views"), ("org.example.helo", "org.example.hello")])
     func didYouMean(_ name: String, _ suggestion: String) throws {
         let run = try ViewsFixture.run(["launch", name, "--once"])
         #expect(run.status == 1, "\(run)")

@@ -55,7 +55,8 @@ struct SilentMistakeTests {
     func unknownLogLevel() {
         let recorder = LogRecorder()
         let log = HostLog(environment: ["WIDGET_HOST_LOG": "warnig"], sink: recorder.sink)
-        #expect(recorder.recorded == ["widget-host: [warning] WIDGET_HOST_LOG: unknown level 'warnig' (did you mean 'warning'? levels: debug, info, warning, error); using warning"])
+        #expect(recorder.recorded == ["widget-host: [warning] WIDGET_HOST_LOG: unknown level 'warnig' (did you mean 'warning'? "
+                + "levels: debug, info, warning, error); using warning"])
         log.log(.info, "test", "hidden")
         #expect(recorder.recorded.count == 1, "the threshold stays at warning")
     }

@@ -111,7 +111,8 @@ struct ServiceParityTests {
 
     @Test("the proxy refuses a forwarded call that names no function or whose arguments are not of their kinds")
     func proxyChecksArgumentKinds() throws {
-        let manifest = try ServiceTestKit.manifest(id: "org.example.proxy", screens: ["main"], requiredServices: [WH_SERVICE_STORE, WH_SERVICE_HTTP, WH_SERVICE_BUS])
+        let manifest = try ServiceTestKit.manifest(id: "org.example.proxy", screens: ["main"],
+                requiredServices: [WH_SERVICE_STORE, WH_SERVICE_HTTP, WH_SERVICE_BUS])
         let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("proxy"))
         let proxy = HostServiceProxy(context: PluginContext(manifest: manifest, runtime: runtime))
         func call(_ fn: String, _ service: String, _ args: JSONValue) -> Frame {

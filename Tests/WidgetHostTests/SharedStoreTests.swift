@@ -303,7 +303,8 @@ struct SharedStoreTests {
             if previous != nil { #expect(now != nil, "iteration \(iteration): the value vanished") }
             previous = now
         }
-        print("killedWriters: \(killed) killed (\(killedMidWrite) mid-write, \(changedWhileKilled) after their rename), \(completed) completed; a full put takes ~\(Int(fullRun * 1000)) ms")
+        print("killedWriters: \(killed) killed (\(killedMidWrite) mid-write, \(changedWhileKilled) after their rename), "
+                + "\(completed) completed; a full put takes ~\(Int(fullRun * 1000)) ms")
         #expect(killed + completed == iterations)
 
         // Whatever killed writers left behind, `store list` shows only keys.

@@ -208,7 +208,8 @@ struct TerminalRendererTests {
     func fitsTheWidth(_ width: Int) {
         let expected = min(width, TerminalRenderer.maximumWidth)
         for screen in [Self.wideScreen, Self.everyKind, Self.longScreen] {
-            let output = TerminalRenderer(width: width, color: false).render(screen, title: "A title", footer: "1-9 choose · b back · r refresh · q quit, and a long footer that must wrap")
+            let output = TerminalRenderer(width: width, color: false).render(screen, title: "A title",
+                    footer: "1-9 choose · b back · r refresh · q quit, and a long footer that must wrap")
             for line in output.split(separator: "\n").map(String.init) {
                 #expect(WidthOracle.width(line) <= expected, "'\(line)'")
             }
@@ -253,7 +254,8 @@ struct TerminalRendererTests {
         #expect(RenderedBox.lines(top).first?.contains("more") == false, "\(top)")
         let middle = layout.window(rows: 10, offset: 20)
         #expect(RenderedBox.contents(middle) == (21...30).map { "Line \($0)" })
-        #expect(RenderedBox.lines(middle).first?.hasSuffix(" ↑ 20 more ─┐") == true && RenderedBox.lines(middle).first?.hasPrefix("┌─ Tall ") == true, "\(middle)")
+        #expect(RenderedBox.lines(middle).first?.hasSuffix(" ↑ 20 more ─┐") == true &&
+                RenderedBox.lines(middle).first?.hasPrefix("┌─ Tall ") == true, "\(middle)")
         // Past the end is the last window.
         let bottom = layout.window(rows: 10, offset: 1000)
         #expect(RenderedBox.contents(bottom) == (51...60).map { "Line \($0)" })

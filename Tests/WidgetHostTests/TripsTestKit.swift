@@ -159,7 +159,8 @@ enum TripsBookings {
             out += "{\"id\":\"S-\(i)\",\"purchase_date\":\"\(utc(t))\","
                 + "\"outbound_flight\":{\"code\":\"WH\(i)\",\"stops\":0,\"departure_airport\":\"AAA\",\"departure_time\":\"\(utc(t + 48 * hour))\","
                 + "\"arrival_airport\":\"BBB\",\"arrival_time\":\"\(utc(t + 50 * hour))\"},"
-                + "\"hotel\":{\"name\":\"Hotel \(i)\",\"address\":\"\(i) Main Street\",\"check_in\":\"\(utc(t + 51 * hour))\",\"check_out\":\"\(utc(t + 74 * hour + hour / 2))\"},"
+                + "\"hotel\":{\"name\":\"Hotel \(i)\",\"address\":\"\(i) Main Street\","
+                        + "\"check_in\":\"\(utc(t + 51 * hour))\",\"check_out\":\"\(utc(t + 74 * hour + hour / 2))\"},"
                 + "\"inbound_flight\":{\"code\":\"WH\(i)R\",\"stops\":1,\"departure_airport\":\"BBB\",\"departure_time\":\"\(utc(t + 77 * hour))\","
                 + "\"arrival_airport\":\"AAA\",\"arrival_time\":\"\(utc(t + 79 * hour + hour / 4))\"}}"
         }

@@ -68,7 +68,8 @@ struct ViewDescriptionTests {
         KindCase(input: #"{"kind":"list","action":"open","rows":[{"id":"k","title":"Kraken","detail":"$1","badge":"EU"},{"id":"b"},{"title":"no id"}]}"#,
                  node: .list(action: "open", rows: [.init(id: "k", title: "Kraken", detail: "$1", badge: "EU"),
                                                     .init(id: "b", title: "b", detail: nil, badge: nil)]),
-                 output: #"{"kind":"list","action":"open","rows":[{"id":"k","title":"Kraken","detail":"$1","badge":"EU"},{"id":"b","title":"b","detail":null,"badge":null}]}"#),
+                 output: #"{"kind":"list","action":"open","rows":[{"id":"k","title":"Kraken","detail":"$1","badge":"EU"},"#
+                         + #"{"id":"b","title":"b","detail":null,"badge":null}]}"#),
         KindCase(input: #"{"kind":"list","rows":[{"id":"x","title":"X"}]}"#,
                  node: .list(action: nil, rows: [.init(id: "x", title: "X", detail: nil, badge: nil)]),
                  output: #"{"kind":"list","action":null,"rows":[{"id":"x","title":"X","detail":null,"badge":null}]}"#),
@@ -258,7 +259,8 @@ struct ViewDescriptionTests {
     func actionsInReadingOrder() throws {
         let node = try Self.parse(#"""
         {"kind":"vstack","children":[
-          {"kind":"hstack","children":[{"kind":"button","title":"One","action":"a1"},{"kind":"text","text":"x"},{"kind":"link","title":"Two","target":"widget://p/s"}]},
+          {"kind":"hstack","children":[{"kind":"button","title":"One","action":"a1"},
+           {"kind":"text","text":"x"},{"kind":"link","title":"Two","target":"widget://p/s"}]},
           {"kind":"section","header":"S","children":[{"kind":"field","action":"f","placeholder":"Three"},{"kind":"list","rows":[{"id":"no"}]}]},
           {"kind":"list","action":"pick","rows":[{"id":"r4","title":"Four"},{"id":"r5","title":"Five"}]},
           {"kind":"hologram"},

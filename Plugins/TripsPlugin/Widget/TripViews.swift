@@ -170,7 +170,9 @@ public enum TripViews {
             let current = timeline.entryIndex(at: now)
             let shown = timeline.entries.prefix(listedEntries)
             return VStack {
-                Text("Timeline at \(nowText): \(timeline.entries.count) \(timeline.entries.count == 1 ? "entry" : "entries") from \(timeline.bookings.count) \(timeline.bookings.count == 1 ? "booking" : "bookings")").style(.caption)
+                let entries = "\(timeline.entries.count) \(timeline.entries.count == 1 ? "entry" : "entries")"
+                let bookings = "\(timeline.bookings.count) \(timeline.bookings.count == 1 ? "booking" : "bookings")"
+                Text("Timeline at \(nowText): \(entries) from \(bookings)").style(.caption)
                 if current == nil { Text("Nothing is shown before the first entry.").style(.caption) }
                 if !timeline.skipped.isEmpty { skippedNote(timeline.skipped.count) }
                 for (index, entry) in shown.enumerated() {

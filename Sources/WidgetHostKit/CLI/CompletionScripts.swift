@@ -126,6 +126,9 @@ struct CompletionScripts {
 
     var zsh: String {
         let described = commands.map { "        " + zshQuote("\($0.name.replacing(":", with: "\\:")):\($0.summary)") }
+        let cases = commands.map {
+            "        \($0.name)) shift words; (( CURRENT-- )); _arguments -s \\\n" + zshArguments($0.options, $0.operands) + " ;;"
+        }
         return """
         #compdef widget-host
         # zsh completion for widget-host; made by `widget-host completion zsh`.
@@ -147,7 +150,7 @@ struct CompletionScripts {
                 return
             fi
             case $words[2] in
-        \(commands.map { "        \($0.name)) shift words; (( CURRENT-- )); _arguments -s \\\n" + zshArguments($0.options, $0.operands) + " ;;" }.joined(separator: "\n"))
+        \(cases.joined(separator: "\n"))
                 *) _arguments -s \\
         \(zshArguments(homeOptions, [])) ;;
             esac

@@ -7,12 +7,14 @@ enum LaunchCommand {
     static let command = Command(
         name: "launch",
         summary: "show a widget: interactive on a terminal, rendered once otherwise",
-        operands: [Operand(name: "ID|NAME|LINK", help: "the widget: a full id, the last part of one (crypto), its display name (\"My Trips\"), or a widget://ID/SCREEN?PARAMS link",
+        operands: [Operand(name: "ID|NAME|LINK", help: "the widget: a full id, the last part of one (crypto), its display name "
+                               + "(\"My Trips\"), or a widget://ID/SCREEN?PARAMS link",
                            completion: .plugin)],
         options: [.value("--screen", "NAME", "open this screen instead of the first (it may carry parameters: exchange?id=kraken)"),
                   .flag("--once", "render once and exit, even on a terminal"),
                   .value("--format", "text|json", "text for people (default), JSON for scripts", completion: .words(["text", "json"])),
-                  .value("--actions", "LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; back pops, widget://... navigates"),
+                  .value("--actions", "LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; "
+                          + "back pops, widget://... navigates"),
                   .flag("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
                   .wait("how long to wait for a loading widget before rendering (default 15)"),
                   .flag("--trace-events", "print every bus event on stderr as a line of JSON, as it is published")]
@@ -105,7 +107,8 @@ enum LaunchCommand {
             return nil
         case let .found(candidate):
             guard candidate.status == .ok, let manifest = candidate.manifest else {
-                cli.console.error("\(candidate.manifest?.id.value ?? name) cannot be used: \(candidate.path) is \(candidate.status.name): \(candidate.status.reason ?? "")")
+                let id = candidate.manifest?.id.value ?? name
+                cli.console.error("\(id) cannot be used: \(candidate.path) is \(candidate.status.name): \(candidate.status.reason ?? "")")
                 return nil
             }
             return manifest

@@ -12,7 +12,8 @@ enum StoreCommand {
                    Operand(name: "KEY", help: "a key, such as trips.bookings", optional: true),
                    Operand(name: "-", help: "with put: read the value from standard input", optional: true)],
         options: [.value("--file", "FILE", "with put: the file holding the value", completion: .file), .json,
-                  .value("--shift-dates", "ISO8601", "with put: move every ISO 8601 time in the JSON value by the same whole number of days, so that this time falls within half a day of now"),
+                  .value("--shift-dates", "ISO8601", "with put: move every ISO 8601 time in the JSON value by the same whole number "
+                          + "of days, so that this time falls within half a day of now"),
                   .now("with --shift-dates: the time taken as now (default: the clock)")],
         notes: """
         Sample bookings for My Trips, moved so that now is the second day of the Paris trip:

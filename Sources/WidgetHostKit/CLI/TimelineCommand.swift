@@ -10,7 +10,8 @@ enum TimelineCommand {
     static let command = Command(
         name: "timeline",
         summary: "print a widget's timeline: the entries it will show, with their dates",
-        operands: [Operand(name: "ID|NAME", help: "the widget: a full id, the last part of one (trips) or its display name; it must declare a 'timeline' screen",
+        operands: [Operand(name: "ID|NAME", help: "the widget: a full id, the last part of one (trips) or its display name; "
+                               + "it must declare a 'timeline' screen",
                            completion: .plugin)],
         options: [.flag("--json", "print the entries as JSON: each entry's date and data (the widget's answer to the timeline query)"),
                   .flag("--screen-json", "print the rendered timeline screen as JSON, as launch --format json does"),

@@ -97,7 +97,8 @@ public final class WidgetSession {
     public func open(_ target: NavigationTarget) throws(SessionError) {
         let entry: NavigationEntry
         do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
-        runtime.bus.enqueue(BusEvent(topic: "nav.root", payload: NavigationTarget(plugin: entry.plugin.value, screen: entry.screen, params: target.params).json.serialized))
+        let root = NavigationTarget(plugin: entry.plugin.value, screen: entry.screen, params: target.params)
+        runtime.bus.enqueue(BusEvent(topic: "nav.root", payload: root.json.serialized))
         settleEvents()
     }
 

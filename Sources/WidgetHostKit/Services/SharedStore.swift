@@ -134,7 +134,8 @@ public struct SharedStore: Sendable {
         guard let names = try? Discovery.entries(in: directory) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let middle = name.dropFirst(prefix.count).dropLast(4)
-            guard middle.split(separator: ".").count == 2, let pid = middle.split(separator: ".").first.flatMap({ pid_t($0) }), pid != getpid() else { continue }
+            let parts = middle.split(separator: ".")
+            guard parts.count == 2, let pid = pid_t(parts[0]), pid != getpid() else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink("\(directory)/\(name)") }
         }
     }

@@ -13,9 +13,12 @@ final class CryptoMarket: Sendable {
     typealias Reply = LoopbackHTTPServer.Reply
 
     /// The real APIs' response shapes, abridged only of fields the widget ignores.
-    static let coincapBody = #"{"data":{"id":"bitcoin","rank":"1","symbol":"BTC","name":"Bitcoin","priceUsd":"43210.5512345678901234","changePercent24Hr":"-0.8123"},"timestamp":1777627800000}"#
+    static let coincapBody = #"{"data":{"id":"bitcoin","rank":"1","symbol":"BTC","name":"Bitcoin","#
+            + #""priceUsd":"43210.5512345678901234","changePercent24Hr":"-0.8123"},"timestamp":1777627800000}"#
     static let coinbaseBody = #"{"data":{"amount":"43215.01","base":"BTC","currency":"USD"}}"#
-    static let krakenBody = #"{"error":[],"result":{"XXBTZUSD":{"a":["43206.00000","1","1.000"],"b":["43205.00000","2","2.000"],"c":["43205.10000","0.00150000"],"v":["1000.1","2000.2"],"p":["43100.1","43000.2"],"t":[1000,2000],"l":["42000.0","41000.0"],"h":["44000.0","44500.0"],"o":"43010.00000"}}}"#
+    static let krakenBody = #"{"error":[],"result":{"XXBTZUSD":{"a":["43206.00000","1","1.000"],"b":["43205.00000","2","2.000"],"#
+            + #""c":["43205.10000","0.00150000"],"#
+            + #""v":["1000.1","2000.2"],"p":["43100.1","43000.2"],"t":[1000,2000],"l":["42000.0","41000.0"],"h":["44000.0","44500.0"],"o":"43010.00000"}}}"#
     static let binanceBody = #"{"symbol":"BTCUSDT","price":"43230.55000000"}"#
 
     static let pricePath = "/v2/assets/bitcoin"
