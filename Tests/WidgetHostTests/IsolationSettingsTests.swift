@@ -120,10 +120,15 @@ struct IsolationSettingsTests {
     }
 
     @Test("the host of a URL is read as libcurl reads it")
-    func curlHost() {
+    func curlHost() throws {
         #expect(HTTPAllowList.host(of: "https://API.example.com:8443/x?y#z") == "API.example.com")
         #expect(HTTPAllowList.host(of: "http://user:pw@example.com/") == "example.com")
         #expect(HTTPAllowList.host(of: "http://[::1]:80/") == "[::1]")
         #expect(HTTPAllowList.host(of: "not a url") == nil)
+        // A host too long to read is denied, not let through unjudged.
+        let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "version": "1.0.0", "#
+                + #""screens": [{"id": "main"}], "http": {"hosts": ["localhost"]}}"#).utf8))
+        let long = "http://" + String(repeating: "a", count: 2000) + ".example/"
+        #expect(HTTPAllowList.denial(of: long, for: manifest, log: HostLog(threshold: .error)) == "denied GET \(long): its host cannot be read")
     }
 }

@@ -39,9 +39,12 @@ public enum HTTPAllowList {
             }
             return nil
         }
-        // An unparsable URL is the http client's to refuse, with its own
-        // reason: libcurl parses it the same way when asked to fetch it.
-        guard let host = host(of: url), !host.isEmpty else { return nil }
+        guard let host = host(of: url), !host.isEmpty else {
+            // A URL the client will not try is its to refuse, with its own
+            // reason; one it would try but whose host cannot be read here is
+            // not let through unjudged.
+            return HTTPClient.isAbsoluteHTTP(url) ? "denied GET \(url): its host cannot be read" : nil
+        }
         guard !allows(hosts, host: host) else { return nil }
         let declared = hosts.isEmpty ? "none" : hosts.joined(separator: ", ")
         return "denied GET \(url): \(host) is not among the hosts its manifest declares (\(declared))"
@@ -51,7 +54,7 @@ public enum HTTPAllowList {
     /// parser could see an allowed host where curl connects to another
     /// (`http://allowed\\@other/`).
     static func host(of url: String) -> String? {
-        var host = [CChar](repeating: 0, count: 256)
+        var host = [CChar](repeating: 0, count: 1024)
         guard wh_shim_url_host(url, &host, host.count) == 0 else { return nil }
         return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
