@@ -215,7 +215,7 @@ func mailboxBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] 
         let instance = try PluginInstance(plugin: plugin, runtime: runtime, maxEventsPerSecond: 1_000_000)
         return try Measure.median(samples: effort.samples) {
             _ = try instance.render(screen: "main")
-            _ = runtime.bus.waitUntilIdle()
+            _ = runtime.resolve(Bus.self).waitUntilIdle()
             let start = Measure.nanoseconds()
             let delivered = instance.pump()
             let elapsed = Double(Measure.nanoseconds() - start)

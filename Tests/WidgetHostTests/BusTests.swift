@@ -447,7 +447,7 @@ struct BusABITextTests {
         let manifest = try ServiceTestKit.manifest(id: "org.example.bus", screens: ["main"], requiredServices: ["bus"], publishes: ["x.#"])
         let context = PluginContext(manifest: manifest, runtime: runtime)
         let delivered = Counter()
-        _ = try runtime.bus.subscribe("#") { _ in delivered.increment() }
+        _ = try runtime.resolve(Bus.self).subscribe("#") { _ in delivered.increment() }
         let status = (topic + [0]).withUnsafeBufferPointer { topic in
             (payload + [0]).withUnsafeBufferPointer { payload in
                 topic.withMemoryRebound(to: CChar.self) { topic in

@@ -77,7 +77,7 @@ struct IsolationEquivalenceTests {
                 }
                 transcript.append(String(decoding: try instance.render(screen: "main", params: "{}"), as: UTF8.self))
             }
-            try runtime.bus.publish("feed.prices", payload: "{\"btc\":1}")
+            try runtime.resolve(Bus.self).publish("feed.prices", payload: "{\"btc\":1}")
             instance.pump()
             transcript.append(String(decoding: try instance.render(screen: "events", params: "{}"), as: UTF8.self))
             return transcript

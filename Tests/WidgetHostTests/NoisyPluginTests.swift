@@ -55,7 +55,7 @@ struct NoisyPluginTests {
         let instance = try PluginInstance(plugin: loaded, runtime: runtime, maxEventsPerSecond: 1_000_000)
 
         #expect(try text(instance.render(screen: "main")) == "queued \(count), refused 0 (0), received 0")
-        #expect(runtime.bus.waitUntilIdle())
+        #expect(runtime.resolve(Bus.self).waitUntilIdle())
         #expect(instance.pump() == PluginContext.mailboxLimit)
         let dropped = recorder.recorded.filter { $0.contains("dropped bus events") }
         #expect(dropped.count == 1, "\(dropped)")
@@ -75,7 +75,7 @@ struct NoisyPluginTests {
         let instance = try PluginInstance(plugin: loaded, runtime: runtime)
         #expect(throws: WidgetCallError.stopped(Self.floodReason)) { try instance.render(screen: "main") }
         #expect(throws: WidgetCallError.stopped(Self.floodReason)) { try instance.handle(action: "any", value: nil) }
-        #expect(runtime.bus.waitUntilIdle())
+        #expect(runtime.resolve(Bus.self).waitUntilIdle())
         #expect(instance.pump() == 0, "events were delivered to a stopped plugin")
         #expect(recorder.recorded.filter { $0.contains("stopped: \(Self.floodReason)") }.count == 1, "\(recorder.recorded)")
     }

@@ -133,7 +133,7 @@ struct ServiceCapabilityTests {
     @Test("publish: declared topics are delivered, undeclared ones get WH_BUS_DENIED and go nowhere")
     func publish() throws {
         let harness = try Harness()
-        let seen = try record(harness.runtime.bus, "#")
+        let seen = try record(harness.runtime.resolve(Bus.self), "#")
 
         #expect(try harness.act("publish", #"services.out {"a":1}"#)["status"] == 0)
         #expect(try harness.act("publish", "services.status.ready []")["status"] == 0)
@@ -170,13 +170,13 @@ struct ServiceCapabilityTests {
         for pattern in ["a.#.b", "feed..x", "", "feed.pri ces"] {
             #expect(try harness.act("subscribe", pattern)["id"] == number(WH_BUS_INVALID_TOPIC), "'\(pattern)'")
         }
-        #expect(harness.runtime.bus.subscriberCount == 3)
+        #expect(harness.runtime.resolve(Bus.self).subscriberCount == 3)
     }
 
     @Test("events reach on_event only through pump(), in order, once per matching subscription")
     func eventsThroughPump() throws {
         let harness = try Harness()
-        let bus = harness.runtime.bus
+        let bus = harness.runtime.resolve(Bus.self)
         guard case let .number(wide)? = try harness.act("subscribe", "feed.*")["id"],
               case let .number(narrow)? = try harness.act("subscribe", "feed.prices")["id"] else {
             Issue.record("subscribe failed: \(harness.log)")
@@ -223,7 +223,7 @@ struct ServiceCapabilityTests {
         let wakes = harness.wakes.value
         try harness.act("render_request")
         #expect(harness.wakes.value == wakes + 1)
-        try harness.runtime.store.put("shared-key", [1])
+        try harness.runtime.resolve(SharedStore.self).put("shared-key", [1])
         #expect(harness.instance.pump() == 1)
         #expect(try harness.events().first?.payload == ["key": "shared-key", "change": "put"])
     }
@@ -232,15 +232,15 @@ struct ServiceCapabilityTests {
     func instanceRelease() throws {
         let harness = try Harness()
         try harness.act("subscribe", "feed.*")
-        #expect(harness.runtime.bus.subscriberCount == 1)
+        #expect(harness.runtime.resolve(Bus.self).subscriberCount == 1)
         let runtime = harness.runtime
         do {
             let second = try Harness(runtime: runtime)
             try second.act("subscribe", "feed.*")
-            #expect(runtime.bus.subscriberCount == 2)
+            #expect(runtime.resolve(Bus.self).subscriberCount == 2)
         }
-        #expect(runtime.bus.subscriberCount == 1)
-        try runtime.bus.publish("feed.x")
+        #expect(runtime.resolve(Bus.self).subscriberCount == 1)
+        try runtime.resolve(Bus.self).publish("feed.x")
         #expect(harness.instance.pump() == 1)
     }
 
@@ -293,15 +293,15 @@ struct ServiceCapabilityTests {
     @Test("store: get, put and remove through the C table, with store.changed on the bus")
     func store() throws {
         let harness = try Harness()
-        let changes = try record(harness.runtime.bus, "store.changed")
+        let changes = try record(harness.runtime.resolve(Bus.self), "store.changed")
         #expect(try harness.act("store_get", "greeting") == ["action": "store_get", "status": number(WH_STORE_MISSING), "value": nil])
         #expect(try harness.act("store_put", "greeting=hello \"world\"")["status"] == 0)
         #expect(try harness.act("store_get", "greeting")["status"] == number(WH_STORE_FOUND))
         #expect(try harness.act("store_get", "greeting")["value"] == "hello \"world\"")
-        #expect(try harness.runtime.store.get("greeting") == Array("hello \"world\"".utf8))
+        #expect(try harness.runtime.resolve(SharedStore.self).get("greeting") == Array("hello \"world\"".utf8))
 
         // The host (an app) writes; the plugin reads.
-        try harness.runtime.store.put("from-app", Array("app data".utf8))
+        try harness.runtime.resolve(SharedStore.self).put("from-app", Array("app data".utf8))
         #expect(try harness.act("store_get", "from-app")["value"] == "app data")
         #expect(try harness.act("store_put", "empty=")["status"] == 0)
         #expect(try harness.act("store_get", "empty")["value"] == "")
@@ -309,7 +309,7 @@ struct ServiceCapabilityTests {
         #expect(try harness.act("store_remove", "greeting")["status"] == number(WH_STORE_FOUND))
         #expect(try harness.act("store_remove", "greeting")["status"] == number(WH_STORE_MISSING))
         #expect(try harness.act("store_get", "greeting")["status"] == number(WH_STORE_MISSING))
-        #expect(try harness.runtime.store.keys() == ["empty", "from-app"])
+        #expect(try harness.runtime.resolve(SharedStore.self).keys() == ["empty", "from-app"])
 
         let payloads = try changes.value.map { try ServiceTestKit.json($0.payload) }
         #expect(payloads == [["key": "greeting", "change": "put"], ["key": "from-app", "change": "put"],
@@ -324,7 +324,7 @@ struct ServiceCapabilityTests {
         #expect(try harness.act("store_get", key)["status"] == number(WH_STORE_BAD_KEY))
         #expect(try harness.act("store_remove", key)["status"] == number(WH_STORE_BAD_KEY))
         #expect(harness.logged("warning", "store:"), "\(harness.log)")
-        #expect(try harness.runtime.store.keys() == [])
+        #expect(try harness.runtime.resolve(SharedStore.self).keys() == [])
     }
 
     @Test("store: a disk error is WH_STORE_IO_ERROR, not a crash")
@@ -362,11 +362,11 @@ struct ServiceCapabilityTests {
         let harness = try Harness()
         let maps = try ServiceTestKit.manifest(id: "org.example.maps", screens: ["map", "detail"])
         let manifests = [harness.instance.plugin.manifest, maps]
-        let navigator = Navigator(bus: harness.runtime.bus) { name in
+        let navigator = Navigator(bus: harness.runtime.resolve(Bus.self)) { name in
             manifests.first { $0.id.value == name || $0.id.shortName == name }
         }
         navigator.start()
-        let errors = try record(harness.runtime.bus, "nav.error")
+        let errors = try record(harness.runtime.resolve(Bus.self), "nav.error")
         func stack() -> [String] { navigator.stack.map { "\($0.plugin.value)/\($0.screen)" } }
 
         #expect(try harness.act("nav_push", "widget://services/events")["status"] == 0)

@@ -36,12 +36,12 @@ enum LaunchCommand {
         let wait = try seconds(arguments.value("--wait"), default: 15)
         let actions = try parseActions(arguments.value("--actions"))
         let runtime = try cli.runtime(arguments)
-        let report = cli.scan(arguments, config: runtime.config)
-        let isolation = try cli.isolationSettings(arguments, config: runtime.config)
+        let report = cli.scan(arguments, config: runtime.resolve(HostConfig.self))
+        let isolation = try cli.isolationSettings(arguments, config: runtime.resolve(HostConfig.self))
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: cli.launcher(for: isolation))
         if arguments.has("--trace-events") {
             let console = cli.console
-            _ = try runtime.bus.subscribe("#") { event in
+            _ = try runtime.resolve(Bus.self).subscribe("#") { event in
                 let line: JSONValue = ["topic": .string(event.topic), "payload": (try? JSONParser.parse(event.payload)) ?? .string(event.payload)]
                 console.err("event " + line.serialized + "\n")
             }
@@ -60,7 +60,7 @@ enum LaunchCommand {
         let interactive = !arguments.has("--once") && !arguments.has("--status") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
         if interactive {
             // Another process's writes to the shared container reach the widgets as store.changed.
-            let watcher = StoreWatcher(store: runtime.store, bus: runtime.bus)
+            let watcher = StoreWatcher(store: runtime.resolve(SharedStore.self), bus: runtime.resolve(Bus.self))
             watcher.start()
             defer { watcher.stop() }
             // Plugins dropped into (or rebuilt in) a plugin directory appear with no restart.

@@ -21,11 +21,11 @@ enum TimelineCommand {
             guard let name = arguments.positionals.first else { throw UsageError("timeline needs a widget id or name") }
             let wait = try LaunchCommand.seconds(arguments.value("--wait"), default: 15)
             let runtime = try cli.runtime(arguments)
-            let report = cli.scan(arguments, config: runtime.config)
+            let report = cli.scan(arguments, config: runtime.resolve(HostConfig.self))
             let session = WidgetSession(runtime: runtime, plugins: report.plugins)
             guard let manifest = LaunchCommand.usablePlugin(cli, named: name, in: report.plugins) else { return 1 }
             if arguments.has("--json") {
-                return try printEntries(cli, session, manifest, wait: wait, now: runtime.clock.nowMilliseconds)
+                return try printEntries(cli, session, manifest, wait: wait, now: runtime.resolve(HostClock.self).nowMilliseconds)
             }
             guard manifest.screens.contains(where: { $0.id == screen }) else {
                 cli.console.error("\(manifest.id) has no timeline: its manifest declares no '\(screen)' screen")
@@ -36,7 +36,7 @@ enum TimelineCommand {
             guard let rendered = session.render() else { return 1 }
             if arguments.has("--screen-json") {
                 guard case let .object(members) = ScreenFormat.json(rendered, stack: session.navigator.stack) else { return 1 }
-                let now = JSONValue.number(String(runtime.clock.nowMilliseconds))
+                let now = JSONValue.number(String(runtime.resolve(HostClock.self).nowMilliseconds))
                 cli.console.line(JSONValue.object(members + [("now_ms", now)]).serialized)
             } else {
                 cli.console.out(ScreenFormat.text.present(rendered, stack: session.navigator.stack, renderer: LaunchCommand.renderer(cli)))

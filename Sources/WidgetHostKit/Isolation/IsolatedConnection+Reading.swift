@@ -73,7 +73,7 @@ extension IsolatedConnection {
                 let refused = frame.fields["sandbox"]?["complete"] == .bool(false) && !settings.allowWeakSandbox
                 IsolationNotices.sayOnce("the sandbox is without \(missing); " + (refused
                     ? "isolated plugins are refused (--allow-weak-sandbox runs them with what is available)"
-                    : "isolated plugins run with what is available"), log: context.runtime.log)
+                    : "isolated plugins run with what is available"), log: context.hostLog)
             }
         case .result:
             let accepted = state.withLock { state -> Bool in

@@ -35,10 +35,10 @@ public struct IsolatedLauncher: Sendable {
         } catch let refusal as Refusal {
             throw refusal
         } catch {
-            runtime.log.log(.warning, "quarantine", "\(error); starting \(id) anyway")
+            runtime.resolve(HostLog.self).log(.warning, "quarantine", "\(error); starting \(id) anyway")
         }
         let dataDirectory = try Self.dataDirectory(for: manifest.id, environment: environment)
-        let quarantine = self.quarantine, path = candidate.path, log = runtime.log
+        let quarantine = self.quarantine, path = candidate.path, log = runtime.resolve(HostLog.self)
         return try IsolatedInstance(
             candidate: candidate, runtime: runtime, executable: executable, settings: settings,
             dataDirectory: dataDirectory, environment: environment,

@@ -66,7 +66,7 @@ public final class WidgetSession {
         candidates = usable
         let catalog = ManifestCatalog(usable.map { $0.manifest! })
         self.catalog = catalog
-        navigator = Navigator(bus: runtime.bus) { name in catalog.find(name) }
+        navigator = Navigator(bus: runtime.resolve(Bus.self)) { name in catalog.find(name) }
         navigator.start()
     }
 
@@ -98,7 +98,7 @@ public final class WidgetSession {
         let entry: NavigationEntry
         do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
         let root = NavigationTarget(plugin: entry.plugin.value, screen: entry.screen, params: target.params)
-        runtime.bus.enqueue(BusEvent(topic: "nav.root", payload: root.json.serialized))
+        runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.root", payload: root.json.serialized))
         settleEvents()
     }
 
@@ -150,12 +150,12 @@ public final class WidgetSession {
     public func perform(_ action: String, value: String? = nil) throws(SessionError) {
         if action == "back" {
             guard navigator.stack.count > 1 else { throw SessionError(description: "already at the first screen") }
-            runtime.bus.enqueue(BusEvent(topic: "nav.pop", payload: "{}"))
+            runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.pop", payload: "{}"))
         } else if action.hasPrefix("widget://") {
             let target: NavigationTarget
             do { target = try NavigationTarget(link: action) } catch { throw SessionError(description: error.description) }
             do { _ = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
-            runtime.bus.enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized))
+            runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized))
         } else {
             guard let entry = current else { throw SessionError(description: "no screen is open") }
             let instance = try instance(entry.plugin)

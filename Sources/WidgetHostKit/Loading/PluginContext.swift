@@ -19,6 +19,13 @@ public final class PluginContext: @unchecked Sendable {
     public let runtime: HostRuntime
     /// The host's log, speaking for this plugin.
     public let log: Logger
+    // The host services the plugin's calls reach, resolved from the runtime's
+    // registry once, when the instance starts, not on every call.
+    let hostLog: HostLog
+    let bus: Bus
+    let store: SharedStore
+    let clock: HostClock
+    let http: HTTPClient
     let manifest: Manifest
     let configSection: JSONValue
     let host: UnsafeMutablePointer<wh_host>
@@ -52,8 +59,13 @@ public final class PluginContext: @unchecked Sendable {
         self.maxEventsPerSecond = maxEventsPerSecond
         self.manifest = manifest
         self.runtime = runtime
-        log = runtime.log.logger(for: manifest.id.value)
-        configSection = runtime.config.section(for: manifest.id)
+        hostLog = runtime.resolve(HostLog.self)
+        log = hostLog.logger(for: manifest.id.value)
+        bus = runtime.resolve(Bus.self)
+        store = runtime.resolve(SharedStore.self)
+        clock = runtime.resolve(HostClock.self)
+        http = runtime.resolve(HTTPClient.self)
+        configSection = runtime.resolve(HostConfig.self).section(for: manifest.id)
         let declared = Set(manifest.requiredServices + manifest.optionalServices)
         self.declared = declared
         var granted: [String: UnsafeRawPointer] = [:]
@@ -83,7 +95,7 @@ public final class PluginContext: @unchecked Sendable {
     }
 
     deinit {
-        for subscription in subscriptions.withLock({ Array($0.values) }) { runtime.bus.unsubscribe(subscription) }
+        for subscription in subscriptions.withLock({ Array($0.values) }) { bus.unsubscribe(subscription) }
     }
 
     /// Called, on any thread, when the instance wants rendering or has events
@@ -122,7 +134,7 @@ public final class PluginContext: @unchecked Sendable {
     /// Wakes the instance when the host's clock reaches `milliseconds`.
     func wake(atMilliseconds milliseconds: Int64) {
         // Capped at a year: a later wake is not a timeline's next entry but a bug.
-        let delay = min(max(0, milliseconds - runtime.clock.nowMilliseconds), 366 * 86_400_000)
+        let delay = min(max(0, milliseconds - clock.nowMilliseconds), 366 * 86_400_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay))) { [weak self] in
             self?.wakeUp()
         }
@@ -157,7 +169,7 @@ public final class PluginContext: @unchecked Sendable {
             return Int32(WH_BUS_FLOODED)
         }
         do {
-            try runtime.bus.publish(topic, payload: payload)
+            try bus.publish(topic, payload: payload)
             return 0
         } catch {
             log.warning("refused publish to \(topic): \(error)")
@@ -179,7 +191,7 @@ public final class PluginContext: @unchecked Sendable {
         let token = SubscriptionToken()
         let subscription: Bus.Subscription
         do {
-            subscription = try runtime.bus.subscribe(pattern) { [weak self] event in
+            subscription = try bus.subscribe(pattern) { [weak self] event in
                 guard let self else { return }
                 self.post(event, subscription: token.id.load(ordering: .acquiring))
             }
@@ -194,7 +206,7 @@ public final class PluginContext: @unchecked Sendable {
 
     func unsubscribe(_ id: Int64) {
         guard let subscription = subscriptions.withLock({ $0.removeValue(forKey: id) }) else { return }
-        runtime.bus.unsubscribe(subscription)
+        bus.unsubscribe(subscription)
     }
 
     /// Puts an event in the mailbox for the main thread and wakes it; drops

@@ -33,7 +33,7 @@ public final class PluginInstance: WidgetInstance {
             throw .createFailed
         }
         self.handle = handle
-        context.onStop { [log = runtime.log, id = plugin.manifest.id.value] reason in
+        context.onStop { [log = runtime.resolve(HostLog.self), id = plugin.manifest.id.value] reason in
             log.log(.warning, id, "stopped: \(reason)")
         }
     }

@@ -129,6 +129,12 @@ public final class Registry: Sendable {
         table.withLock { $0.registrations[key] }
     }
 
+    /// The names `type` is registered under (the unnamed registration left out).
+    public func names<Service>(of type: Service.Type) -> [String] {
+        let id = ObjectIdentifier(type)
+        return table.withLock { $0.registrations.keys.filter { $0.type == id }.compactMap(\.name) }.sorted()
+    }
+
     /// "Type" or "Type (name: x)", sorted, for error messages.
     func registeredNames() -> [String] {
         table.withLock { $0.registrations.values.map(\.displayName) }.sorted()

@@ -28,8 +28,8 @@ final class CheckoutHarness {
         let start = try #require(ISO8601.milliseconds(from: now), "bad test instant \(now)")
         runtime = HostRuntime(config: HostConfig(root: ["plugins": ["checkout": section]]), clock: HostClock(startingAt: start),
                               storeDirectory: store, log: HostLog(threshold: .debug, sink: logs.sink))
-        for (key, json) in orders { try runtime.store.put(key, Array(json.utf8)) }
-        _ = try runtime.bus.subscribe("checkout.#") { [recorded] event in
+        for (key, json) in orders { try runtime.resolve(SharedStore.self).put(key, Array(json.utf8)) }
+        _ = try runtime.resolve(Bus.self).subscribe("checkout.#") { [recorded] event in
             recorded.withLock { $0.append(event) }
         }
         let candidate = Discovery(availableServices: runtime.serviceIDs).inspect(path: Self.pluginPath)

@@ -4,7 +4,7 @@ import PluginABI
 /// `--now` and tests set.
 enum ClockService {
     static let nowMS = ServiceFunction(service: WH_SERVICE_CLOCK, name: "now_ms", arguments: [], fallback: 0) { context, _, _ in
-        context.runtime.clock.nowMilliseconds
+        context.clock.nowMilliseconds
     }
 
     static let wakeAt = ServiceFunction(service: WH_SERVICE_CLOCK, name: "wake_at", arguments: [.int],

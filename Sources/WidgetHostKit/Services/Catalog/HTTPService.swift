@@ -17,8 +17,8 @@ enum HTTPService {
             let seconds = timeout == 0 ? HTTPClient.defaultTimeout : Double(timeout) / 1000
             let limit = min(asked == 0 ? HTTPClient.defaultMaxBytes : Int(clamping: asked), maxBytes, out!.limit)
             do {
-                let response = try context.runtime.http.get(url, timeout: seconds, maxBytes: limit) {
-                    HTTPAllowList.denial(of: $0, for: context.manifest, log: context.runtime.log)
+                let response = try context.http.get(url, timeout: seconds, maxBytes: limit) {
+                    HTTPAllowList.denial(of: $0, for: context.manifest, log: context.hostLog)
                 }
                 _ = out!.write(response.body)
                 return Int64(response.status)

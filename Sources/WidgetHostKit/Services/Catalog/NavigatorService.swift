@@ -8,7 +8,7 @@ enum NavigatorService {
     static let root = go("root")
     static let pop = ServiceFunction(service: WH_SERVICE_NAVIGATOR, name: "pop", arguments: [],
                                      fallback: Int64(WH_NAV_MALFORMED_LINK)) { context, _, _ in
-        context.runtime.bus.enqueue(BusEvent(topic: "nav.pop", payload: JSONValue.object([]).serialized))
+        context.bus.enqueue(BusEvent(topic: "nav.pop", payload: JSONValue.object([]).serialized))
         return 0
     }
 
@@ -27,7 +27,7 @@ enum NavigatorService {
                 context.log.warning("\(error)")
                 return Int64(WH_NAV_MALFORMED_LINK)
             }
-            context.runtime.bus.enqueue(BusEvent(topic: "nav." + name, payload: target.json.serialized))
+            context.bus.enqueue(BusEvent(topic: "nav." + name, payload: target.json.serialized))
             return 0
         }
     }

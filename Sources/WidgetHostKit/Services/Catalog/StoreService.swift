@@ -6,7 +6,7 @@ enum StoreService {
                                      fallback: Int64(WH_STORE_IO_ERROR),
                                      whenSinkRefuses: Int64(WH_STORE_IO_ERROR)) { context, arguments, out in
         status(context) {
-            guard let value = try context.runtime.store.get(arguments.text(0)!) else { return WH_STORE_MISSING }
+            guard let value = try context.store.get(arguments.text(0)!) else { return WH_STORE_MISSING }
             return out!.write(value) ? WH_STORE_FOUND : WH_STORE_IO_ERROR
         }
     }
@@ -14,14 +14,14 @@ enum StoreService {
     static let put = ServiceFunction(service: WH_SERVICE_STORE, name: "put", arguments: [.text, .bytes],
                                      fallback: Int64(WH_STORE_IO_ERROR)) { context, arguments, _ in
         status(context) {
-            try context.runtime.store.put(arguments.text(0)!, arguments.bytes(1))
+            try context.store.put(arguments.text(0)!, arguments.bytes(1))
             return 0
         }
     }
 
     static let remove = ServiceFunction(service: WH_SERVICE_STORE, name: "remove", arguments: [.text],
                                         fallback: Int64(WH_STORE_IO_ERROR)) { context, arguments, _ in
-        status(context) { try context.runtime.store.remove(arguments.text(0)!) ? WH_STORE_FOUND : WH_STORE_MISSING }
+        status(context) { try context.store.remove(arguments.text(0)!) ? WH_STORE_FOUND : WH_STORE_MISSING }
     }
 
     static let description = ServiceDescription(WH_SERVICE_STORE, [get, put, remove], table: wh_store_v1(
