@@ -19,7 +19,7 @@ func widget(_ name: String) -> [Target] {
     ]
 }
 
-let widgets = ["CryptoPlugin", "CheckoutPlugin", "TripsPlugin"]
+let widgets = ["CryptoPlugin", "CheckoutPlugin", "TripsPlugin", "TickerPlugin"]
 
 let package = Package(
     name: "WidgetHost",

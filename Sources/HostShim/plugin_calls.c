@@ -29,6 +29,10 @@ wh_shim_plugin_call wh_shim_plugin_call_begin(const char *plugin, const char *ca
     return previous;
 }
 
+const char *wh_shim_plugin_call_current(void) {
+    return current_plugin;
+}
+
 void wh_shim_plugin_call_end(wh_shim_plugin_call previous) {
     current_plugin = previous.plugin;
     current_call = previous.call;

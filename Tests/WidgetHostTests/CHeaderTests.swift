@@ -10,7 +10,7 @@ private typealias Kit = IsolationTestKit
 @Suite("C headers")
 struct CHeaderTests {
     private static let root = TestSupport.includeDirectory + "/widget_host"
-    private static let tags = ["[main-thread]", "[any-thread]", "[call-thread]"]
+    private static let tags = ["[main-thread]", "[any-thread]", "[call-thread]", "[in-call]"]
 
     private static func headers() throws -> [(name: String, text: String)] {
         let names = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".h") }.sorted()

@@ -9,7 +9,10 @@
  * Exchange), and this machine's loopback, so that a person (and the tests)
  * can point the endpoints at a local server or mirror with `--set
  * crypto.priceURL=http://127.0.0.1:PORT/...`. Nothing else is reachable,
- * redirects included. */
+ * redirects included.
+ *
+ * contracts.provides: other widgets may ask for the price it knows
+ * (CryptoWidget.priceContract). */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.crypto\","
@@ -25,5 +28,6 @@ WH_MANIFEST("{"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\"],"
                   " \"optional\": [\"widget-host.http/2\", \"widget-host.http/1\", \"widget-host.navigator/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": []},"
+    "\"contracts\": {\"provides\": [\"org.widgethost.crypto.price/1\"]},"
     "\"http\": {\"hosts\": [\"api.coinbase.com\", \"api.kraken.com\", \"api.binance.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")

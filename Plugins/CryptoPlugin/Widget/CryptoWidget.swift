@@ -98,6 +98,28 @@ final class CryptoWidget: Widget {
         }
     }
 
+    /// The contract other widgets may ask (contract.h; declared in the
+    /// manifest's "contracts.provides"): the Bitcoin price as this widget
+    /// knows it. A provider started just to answer fetches its first price
+    /// then, and asks for a render when it lands, as for its own screen.
+    static let priceContract = "org.widgethost.crypto.price/1"
+
+    func query(_ id: String) throws(WidgetError) -> String {
+        guard id == Self.priceContract else { throw .unknownQuery(id) }
+        collect()
+        let state = feeds[.market] ?? FeedState()
+        if state.settledAt == nil && state.fetching == nil { fetch([.market], awaited: false) }
+        let fetching = feeds[.market]?.fetching != nil
+        let answer: JSONValue = [
+            "currency": "USD",
+            "price": state.lastGood.map { .string("\($0.price)") } ?? .null,
+            "at": state.lastGood.map { .number(String($0.at)) } ?? .null,
+            "fetching": .bool(fetching),
+            "error": state.failure.map { .string($0.reason) } ?? .null,
+        ]
+        return answer.serialized
+    }
+
     private func views(_ now: Int64) -> CryptoViews {
         CryptoViews(feeds: feeds, configuration: configuration, now: now)
     }

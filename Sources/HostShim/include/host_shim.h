@@ -67,6 +67,8 @@ typedef struct wh_shim_plugin_call {
  * for wh_shim_plugin_call_end. */
 wh_shim_plugin_call wh_shim_plugin_call_begin(const char *plugin, const char *call);
 void wh_shim_plugin_call_end(wh_shim_plugin_call previous);
+/* The plugin whose call this thread is inside, or NULL. */
+const char *wh_shim_plugin_call_current(void);
 
 /* The status of a host that a plugin ended with exit() during a call. */
 #define WH_SHIM_PLUGIN_EXIT_STATUS 70

@@ -17,7 +17,7 @@ enum ChildServices {
                 guard let id, let link = ChildLink.shared else { return nil }
                 let name = lossyText(id)
                 guard link.service(nil, "get_service", [("id", .string(name))])?.fields["result"]?.int64 == 1 else { return nil }
-                return ServiceCatalog.service(name)?.table.pointer
+                return ServiceCatalog.table(for: name)
             },
             request_render: { _ in
                 ChildLink.shared?.send(Frame(.wake))

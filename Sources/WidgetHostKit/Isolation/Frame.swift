@@ -147,11 +147,5 @@ public struct FrameDecoder: Sendable {
 }
 
 extension JSONValue {
-    /// An integer field, when it is a JSON number that fits.
-    var int64: Int64? {
-        guard case let .number(text) = self else { return nil }
-        return Int64(text)
-    }
-
     static func int(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
 }

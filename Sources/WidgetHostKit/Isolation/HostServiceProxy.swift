@@ -20,10 +20,10 @@ struct HostServiceProxy {
         let description: String
     }
 
-    /// Whether the call may block for long (an http GET), so that it must
-    /// not run on the thread that reads the child's frames.
-    static func isSlow(_ frame: Frame) -> Bool {
-        function(of: frame)?.blocks ?? false
+    /// Where the call must run (an http GET off the thread that reads the
+    /// child's frames); a malformed frame is refused on the reader.
+    static func placement(of frame: Frame) -> Placement {
+        function(of: frame)?.runs ?? .onReader
     }
 
     private static func function(of frame: Frame) -> ServiceFunction? {
@@ -39,7 +39,8 @@ struct HostServiceProxy {
             return reply(frame, granted(id) ? 1 : 0)
         }
         guard let service = fields["service"]?.string else { throw Violation(description: "sent a service call without a service") }
-        guard context.service(service) != nil else {
+        // A contract's ask is granted per contract, which its body checks.
+        guard ServiceCatalog.service(service)?.grantedByID == false || context.service(service) != nil else {
             throw Violation(description: "called service \(service), which it was not granted")
         }
         guard let function = ServiceCatalog.function(service, name) else {
@@ -61,7 +62,7 @@ struct HostServiceProxy {
     /// is refused, and said so, rather than silently NULL.
     private func granted(_ id: String) -> Bool {
         guard id.withCString({ context.host.pointee.get_service!(context.host, $0) }) != nil else { return false }
-        guard ServiceCatalog.service(id) != nil else {
+        guard ServiceCatalog.table(for: id) != nil else {
             context.log.warning("asked for service \(id), which the host has but cannot forward to an isolated plugin")
             return false
         }

@@ -84,10 +84,10 @@ extension IsolatedConnection {
             if accepted { answered.signal() } else { stop("broke the protocol: an answer to no call (id \(frame.id))") }
         case .service:
             guard withinRate() else { return }
-            if HostServiceProxy.isSlow(frame) {
-                performSlow(frame)
-            } else {
-                perform(frame)
+            switch HostServiceProxy.placement(of: frame) {
+            case .onReader: perform(frame)
+            case .offReader: performSlow(frame)
+            case .onWaitingCaller: performOnWaitingCaller(frame)
             }
         case .wake:
             guard withinRate() else { return }

@@ -37,6 +37,22 @@ extension IsolatedConnection {
         }
     }
 
+    /// A call that must run on the thread waiting for the plugin's answer
+    /// (`Placement.onWaitingCaller`) is handed to it; with no call of the
+    /// host's in flight the plugin is not inside one, and is refused.
+    func performOnWaitingCaller(_ frame: Frame) {
+        let handed = state.withLock { state -> Bool in
+            guard state.pending != nil else { return false }
+            state.forCaller.append(frame)
+            return true
+        }
+        if handed {
+            answered.signal()
+        } else {
+            _ = socket.send(Frame(.reply, id: frame.id, fields: ["result": .int(WH_CONTRACT_NOT_NOW)]), deadline: Clock.now + 5)
+        }
+    }
+
     /// Counts a service call against the per-second limit; false (and the
     /// plugin stopped) once it floods. Bus events have a limit of their own,
     /// which the context keeps (`PluginContext.publish`).

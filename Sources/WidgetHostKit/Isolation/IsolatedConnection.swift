@@ -27,6 +27,8 @@ final class IsolatedConnection: @unchecked Sendable {
         var nextCallID: UInt32 = 1
         var pending: (id: UInt32, name: String)?
         var answer: Frame?
+        /// Service calls the reader handed to the thread waiting in `call`.
+        var forCaller: [Frame] = []
         var hello: JSONValue?
         var stopReason: String?
         var exited = false
@@ -79,7 +81,7 @@ final class IsolatedConnection: @unchecked Sendable {
             return id
         }
         guard let id else { throw .stopped(stopReason ?? "stopped") }
-        let deadline = Clock.now + seconds
+        var deadline = Clock.now + seconds
         let frame = Frame(.call, id: id, fields: .object([("call", .string(name.rawValue))] + fields), body: body)
         switch socket.send(frame, deadline: deadline) {
         case .sent:
@@ -100,6 +102,16 @@ final class IsolatedConnection: @unchecked Sendable {
             if remaining <= 0 || answered.wait(timeout: .now() + remaining) == .timedOut {
                 throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
             }
+            let handed = state.withLock { state in
+                defer { state.forCaller.removeAll() }
+                return state.forCaller
+            }
+            if !handed.isEmpty {
+                // The plugin waits on the host meanwhile: its time is not spent.
+                let started = Clock.now
+                for frame in handed { perform(frame) }
+                deadline += Clock.now - started
+            }
             let outcome: Frame?? = state.withLock { state in
                 if let answer = state.answer, answer.id == id {
                     state.answer = nil
@@ -111,7 +123,7 @@ final class IsolatedConnection: @unchecked Sendable {
             switch outcome {
             case let .some(answer?): return answer
             case .some(nil): throw .stopped(stopReason ?? "stopped")
-            case nil: continue   // a stale wake-up
+            case nil: continue   // work done above, or a stale wake-up
             }
         }
     }

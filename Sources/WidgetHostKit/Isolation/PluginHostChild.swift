@@ -54,6 +54,7 @@ public enum PluginHostChild {
         }
 
         mutating func serve() -> Never {
+            PluginCall.markForGood(strdup(path))
             while true {
                 let call = link.nextCall()
                 let fields = call.fields

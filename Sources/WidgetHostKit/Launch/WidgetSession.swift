@@ -68,6 +68,7 @@ public final class WidgetSession {
         self.catalog = catalog
         navigator = Navigator(bus: runtime.resolve(Bus.self)) { name in catalog.find(name) }
         navigator.start()
+        runtime.resolve(ContractBroker.self).attach(self)
     }
 
     /// Takes a new scan of the plugin directories (one changed while the
@@ -235,6 +236,28 @@ public final class WidgetSession {
             let reason = "\(id) could not start: \(error)"
             failures[id] = reason
             throw SessionError(description: reason)
+        }
+    }
+}
+
+/// The session starts and asks the providers of contracts (contract.h), as
+/// it starts the widgets it shows: one instance per plugin, whoever uses it.
+extension WidgetSession: ContractProviders {
+    /// The first plugin in search-path order that provides it, as the first
+    /// of two copies of a plugin is the one listed.
+    public func provider(of contract: String) -> PluginID? {
+        candidates.first { $0.manifest!.providedContracts.contains(contract) }?.manifest!.id
+    }
+
+    public func answer(_ contract: String, from provider: PluginID) -> Result<[UInt8], ContractFailure> {
+        let instance: any WidgetInstance
+        do { instance = try self.instance(provider) } catch { return .failure(.unavailable(error.description)) }
+        do {
+            return .success(try instance.query(contract))
+        } catch {
+            if error == .status(WH_UNKNOWN_QUERY.rawValue) { return .failure(.failed("\(provider) does not answer it")) }
+            if case .stopped = error { return .failure(.unavailable(stopIfGone(provider, error, during: contract).description)) }
+            return .failure(.failed("\(provider) failed to answer: \(error)"))
         }
     }
 }

@@ -20,4 +20,15 @@ enum PluginCall {
         defer { wh_shim_plugin_call_end(previous) }
         return body()
     }
+
+    /// Marks this thread as inside `plugin`'s calls for good: an isolated
+    /// plugin's main thread, which runs plugin code only for the host's
+    /// calls (between them it waits for the next one).
+    static func markForGood(_ plugin: UnsafePointer<CChar>) {
+        _ = wh_shim_plugin_call_begin(plugin, "call")
+    }
+
+    /// Whether this thread is inside a call the host makes into plugin code
+    /// (a contract may be asked only from there: contract.h's [in-call]).
+    static var isInsideCall: Bool { wh_shim_plugin_call_current() != nil }
 }

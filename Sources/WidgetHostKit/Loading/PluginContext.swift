@@ -26,6 +26,7 @@ public final class PluginContext: @unchecked Sendable {
     let store: SharedStore
     let clock: HostClock
     let http: HTTPClient
+    let contracts: ContractBroker
     let manifest: Manifest
     let configSection: JSONValue
     let host: UnsafeMutablePointer<wh_host>
@@ -65,6 +66,7 @@ public final class PluginContext: @unchecked Sendable {
         store = runtime.resolve(SharedStore.self)
         clock = runtime.resolve(HostClock.self)
         http = runtime.resolve(HTTPClient.self)
+        contracts = runtime.resolve(ContractBroker.self)
         configSection = runtime.resolve(HostConfig.self).section(for: manifest.id)
         let declared = Set(manifest.requiredServices + manifest.optionalServices)
         self.declared = declared
@@ -142,12 +144,32 @@ public final class PluginContext: @unchecked Sendable {
 
     func service(_ id: String) -> UnsafeRawPointer? {
         if let table = granted[id] { return table }
-        if declared.contains(id) {
+        if manifest.requiredContracts.contains(id) {
+            if contracts.isProvided(id) { return ContractService.table(for: id) }
+            log.info("asked for contract \(id), which no installed plugin provides")
+        } else if declared.contains(id) {
             log.info("asked for service \(id), which this host does not provide")
         } else {
             log.warning("denied service \(id): the plugin's manifest does not declare it")
         }
         return nil
+    }
+
+    /// Asks the provider of `contract` and writes its answer to `out`
+    /// (contract.h). The plugin must have declared the contract: its table
+    /// came from `service`, but a forwarded call is checked again here.
+    func ask(contract: String, out: ServiceOutput) -> Int64 {
+        guard manifest.requiredContracts.contains(contract) else {
+            log.warning("denied contract \(contract): the plugin's manifest does not require it")
+            return Int64(WH_CONTRACT_UNAVAILABLE)
+        }
+        switch contracts.ask(contract, for: pluginID) {
+        case let .success(answer):
+            return out.write(answer) ? Int64(WH_CONTRACT_OK) : Int64(WH_CONTRACT_TOO_LARGE)
+        case let .failure(error):
+            log.warning("asked contract \(contract): \(error.reason)")
+            return Int64(error.status)
+        }
     }
 
     func publish(topic: String, payload: String) -> Int32 {

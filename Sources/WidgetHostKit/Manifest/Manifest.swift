@@ -23,6 +23,10 @@ public struct Manifest: Equatable, Sendable {
     /// {"hosts": [...]}`); nil when the manifest does not say, which allows
     /// any host, as before the field existed.
     public let httpHosts: [String]?
+    /// The contracts (contract.h) this plugin answers for others, and those
+    /// it may ask of them: `"contracts": {"provides": [...], "requires": [...]}`.
+    public let providedContracts: [String]
+    public let requiredContracts: [String]
 
     /// The manifest's JSON, as the host shows it in `info --json`.
     public let json: JSONValue
@@ -78,6 +82,14 @@ extension Manifest {
         for (field, patterns) in [("publish", publishes), ("subscribe", subscribes)] {
             if let problem = patterns.lazy.compactMap(Topic.patternProblem).first {
                 throw ManifestError("manifest topics.\(field): \(problem)")
+            }
+        }
+        let contracts = try fields.object("contracts")
+        providedContracts = try contracts.strings("provides")
+        requiredContracts = try contracts.strings("requires")
+        for (field, ids) in [("provides", providedContracts), ("requires", requiredContracts)] {
+            if let problem = ids.lazy.compactMap(ContractID.problem(with:)).first {
+                throw ManifestError("manifest contracts.\(field): \(problem)")
             }
         }
         if let http = json["http"], http != .null {

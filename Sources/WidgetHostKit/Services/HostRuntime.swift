@@ -28,6 +28,7 @@ public final class HostRuntime: Sendable {
                 bus.enqueue(BusEvent(topic: SharedStore.changeTopic, payload: payload))
             })
         }
+        registry.register(ContractBroker.self, scope: .application) { _ in ContractBroker() }
         for table in ServiceTable.all {
             registry.register(ServiceTable.self, name: table.id, scope: .application) { _ in table }
         }

@@ -19,6 +19,9 @@ import PluginABI
 struct ServiceDescription: @unchecked Sendable {
     let id: String
     let functions: [ServiceFunction]
+    /// Whether the registry hands the table out under `id`; a contract's
+    /// table is reached through the contract's own id instead.
+    let grantedByID: Bool
     /// The C table (`wh_*_v1`) as the registry holds it.
     let table: ServiceTable
     /// How many function pointers the C table holds, to check against
@@ -28,10 +31,11 @@ struct ServiceDescription: @unchecked Sendable {
     /// `table` is the C struct, in static storage for the life of the
     /// process; each of its function pointers is the C edge of one function
     /// (NULL checks, C to Swift values) and calls that function's `call`.
-    init<Table>(_ id: String, _ functions: [ServiceFunction], table: Table) {
+    init<Table>(_ id: String, _ functions: [ServiceFunction], table: Table, grantedByID: Bool = true) {
         precondition(functions.allSatisfy { $0.service == id }, "a function of \(id) names another service")
         self.id = id
         self.functions = functions
+        self.grantedByID = grantedByID
         let pointer = UnsafeMutablePointer<Table>.allocate(capacity: 1)
         pointer.initialize(to: table)
         self.table = ServiceTable(id: id, pointer: UnsafeRawPointer(pointer))
@@ -56,9 +60,8 @@ struct ServiceFunction: Sendable {
     let arguments: [Kind]
     /// Whether the function writes into a `wh_output` the plugin passes.
     var writesOutput = false
-    /// May take seconds (an http GET): the proxy runs it off the thread that
-    /// reads the plugin's frames.
-    var blocks = false
+    /// Where the host runs a call forwarded from an isolated plugin.
+    var runs = Placement.onReader
     /// The answer when there is no one to ask: a call through a `wh_host`
     /// whose instance is gone, or one too large to forward.
     let fallback: Int64
@@ -114,6 +117,19 @@ struct ServiceFunction: Sendable {
         }
         return .success(ServiceArguments(values))
     }
+}
+
+/// Where the host runs a forwarded call: most are quick and run on the thread
+/// that reads the plugin's frames.
+enum Placement: Sendable {
+    case onReader
+    /// May take seconds (an http GET): off the reader thread, so that other
+    /// frames keep flowing.
+    case offReader
+    /// Must run on the thread that is waiting for the plugin's answer to the
+    /// host's call (a contract asks another plugin, which only that thread
+    /// may call); refused when the host is not calling the plugin.
+    case onWaitingCaller
 }
 
 struct ServiceCallError: Error, CustomStringConvertible {

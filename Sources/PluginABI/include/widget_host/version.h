@@ -31,7 +31,9 @@
  *   [any-thread]   the plugin may call it from any thread, its own included,
  *                  as long as the object it came from is valid;
  *   [call-thread]  only on the thread that received it, and only until the
- *                  call that handed it over returns.
+ *                  call that handed it over returns;
+ *   [in-call]      the plugin may call it only from inside one of the host's
+ *                  [main-thread] calls to it, on that thread.
  *
  * Growth. A struct that carries struct_size grows by appending fields within
  * a major version. A service table (services/) has no size field: it never

@@ -15,6 +15,7 @@
 #include "services/http.h"
 #include "services/bus.h"
 #include "services/navigator.h"
+#include "services/contract.h"
 #include "view_writer.h"
 
 #endif

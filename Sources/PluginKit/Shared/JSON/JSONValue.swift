@@ -43,6 +43,12 @@ public enum JSONValue: Equatable, Sendable {
         return nil
     }
 
+    /// A whole number, when it is a JSON number that fits.
+    public var int64: Int64? {
+        guard case let .number(text) = self else { return nil }
+        return Int64(text)
+    }
+
     public var array: [JSONValue]? {
         if case let .array(value) = self { return value }
         return nil

@@ -11,7 +11,7 @@ enum HTTPService {
     static let get2 = getFunction(WH_SERVICE_HTTP_2, namesCauses: true)
 
     private static func getFunction(_ service: String, namesCauses: Bool) -> ServiceFunction {
-        ServiceFunction(service: service, name: "get", arguments: [.text, .int, .int], writesOutput: true, blocks: true,
+        ServiceFunction(service: service, name: "get", arguments: [.text, .int, .int], writesOutput: true, runs: .offReader,
                         fallback: Int64(WH_HTTP_FAILED)) { context, arguments, out in
             let url = arguments.text(0)!, timeout = arguments.int(1), asked = arguments.int(2)
             let seconds = timeout == 0 ? HTTPClient.defaultTimeout : Double(timeout) / 1000

@@ -8,6 +8,7 @@ enum ServiceCatalog {
     static let all: [ServiceDescription] = [
         LogService.description, ClockService.description, ConfigService.description, StoreService.description,
         HTTPService.description, HTTPService.description2, BusService.description, NavigatorService.description,
+        ContractService.description,
     ]
 
     static let ids: Set<String> = Set(all.map(\.id))
@@ -19,6 +20,14 @@ enum ServiceCatalog {
     static func function(_ service: String, _ name: String) -> ServiceFunction? {
         byID[service]?.function(name)
     }
+
+    /// The table a plugin gets for `id` wherever it runs: a service's own,
+    /// or a contract's (`ContractService`). The host decides whether the
+    /// plugin may have it; this only says what it is.
+    static func table(for id: String) -> UnsafeRawPointer? {
+        if let service = byID[id], service.grantedByID { return service.table.pointer }
+        return ContractID.problem(with: id) == nil ? ContractService.table(for: id) : nil
+    }
 }
 
 /// A C service table as the registry holds it, under its versioned id.
@@ -28,7 +37,7 @@ public struct ServiceTable: @unchecked Sendable {
     public let id: String
     let pointer: UnsafeRawPointer
 
-    static var all: [ServiceTable] { ServiceCatalog.all.map(\.table) }
+    static var all: [ServiceTable] { ServiceCatalog.all.filter(\.grantedByID).map(\.table) }
 
     /// The table as its C struct.
     func typed<Table>(_: Table.Type) -> Table {

@@ -1,0 +1,61 @@
+import PluginABI
+
+@_cdecl("widget_host_entry")
+public func widgetHostEntry() -> UnsafePointer<wh_plugin_descriptor>? {
+    exportWidget(manifest: wh_manifest_json()) { TickerWidget(host: $0) }
+}
+
+/// A second widget over the Crypto widget's price: it asks the contract
+/// Crypto provides (`org.widgethost.crypto.price/1`) at each render, so it
+/// shows whatever Crypto last fetched, and while Crypto is still fetching it
+/// shows that it waits (the host renders again when Crypto's price lands).
+final class TickerWidget: Widget {
+    static let priceContract = "org.widgethost.crypto.price/1"
+    private let host: Host
+
+    init(host: Host) {
+        self.host = host
+    }
+
+    func render(screen: String, params: JSONValue) throws(WidgetError) -> String {
+        guard screen == "ticker" else { throw .unknownScreen(screen) }
+        let answer: JSONValue
+        do { answer = try host.ask(contract: Self.priceContract) } catch {
+            return VStack { Text("Bitcoin").style(.headline); Text("No price: the Crypto widget's \(error)") }
+                .screen(error: "contract \(Self.priceContract): \(error)")
+        }
+        return TickerView(answer: answer, now: host.nowMilliseconds).view.screen(error: TickerView.error(answer))
+    }
+}
+
+/// The contract's answer as the ticker shows it.
+struct TickerView {
+    let answer: JSONValue
+    let now: Int64?
+
+    /// Crypto's own error, when it has no price to give.
+    static func error(_ answer: JSONValue) -> String? {
+        answer["price"]?.string == nil ? answer["error"]?.string : nil
+    }
+
+    var view: View {
+        VStack {
+            Text("Bitcoin").style(.headline)
+            if let price = answer["price"]?.string {
+                Text("\(price) \(answer["currency"]?.string ?? "")").style(.title)
+                if let age = age { Text("from the Crypto widget, \(age)").style(.caption) }
+                if let error = answer["error"]?.string { Text("Latest attempt failed: \(error)").color(.warning) }
+            } else if answer["fetching"] == .bool(true) {
+                Progress("Waiting for the Crypto widget's first price")
+            } else {
+                Text("The Crypto widget has no price: \(answer["error"]?.string ?? "it has not fetched one")")
+            }
+        }
+    }
+
+    private var age: String? {
+        guard let at = answer["at"]?.int64, let now else { return nil }
+        let seconds = max(0, now - at) / 1000
+        return seconds < 60 ? "\(seconds) s ago" : "\(seconds / 60) min ago"
+    }
+}
