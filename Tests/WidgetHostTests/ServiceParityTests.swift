@@ -14,21 +14,24 @@ struct ServiceParityTests {
     private static let variables = [
         WH_SERVICE_LOG: "log", WH_SERVICE_CLOCK: "clock", WH_SERVICE_CONFIG: "config", WH_SERVICE_STORE: "store",
         WH_SERVICE_HTTP: "http", WH_SERVICE_HTTP_2: "http2", WH_SERVICE_BUS: "bus", WH_SERVICE_NAVIGATOR: "nav",
+        WH_SERVICE_CONTRACT: "contract",
     ]
 
     @Test("every C table has one non-NULL function per described function, and every service id is unique")
     func tablesMatchTheirDescriptions() {
         #expect(Set(ServiceCatalog.all.map(\.id)).count == ServiceCatalog.all.count)
         for service in ServiceCatalog.all {
-            #expect(service.slots == service.functions.count, "\(service.id): \(service.slots) slots, \(service.functions.count) functions")
+            let count = service.functionSlots.count
+            #expect(count == service.functions.count, "\(service.id): \(count) slots, \(service.functions.count) functions")
             let slots = service.table.pointer.assumingMemoryBound(to: UnsafeRawPointer?.self)
-            for index in 0..<service.slots {
+            for index in service.functionSlots {
                 #expect(slots[index] != nil, "\(service.id): slot \(index) is NULL")
             }
             #expect(Set(service.functions.map(\.name)).count == service.functions.count, "\(service.id) repeats a name")
             #expect(service.functions.allSatisfy { $0.service == service.id })
         }
-        #expect(ServiceTable.all.map(\.id) == ServiceCatalog.all.map(\.id))
+        // The registry hands out every table but the contracts', which go by the contract's id.
+        #expect(ServiceTable.all.map(\.id) == ServiceCatalog.all.map(\.id).filter { $0 != WH_SERVICE_CONTRACT })
     }
 
     @Test("abiwalk.c calls every function of every table with NULL and bad arguments: the answers are the same in process and isolated")
@@ -41,6 +44,9 @@ struct ServiceParityTests {
         var config = HostConfig.empty
         try config.set("abiwalk.answer=42")
         let both = try Kit.BothModes(fixture: "abiwalk", config: config)
+        // A provider of the contract the walk asks, the same in both hosts.
+        let provider = WalkProvider()
+        for runtime in [both.inRuntime, both.isolatedRuntime] { runtime.resolve(ContractBroker.self).attach(provider) }
         let inProcess = try walk(both.inProcess)
         let isolated = try walk(both.isolated)
 
@@ -64,6 +70,10 @@ struct ServiceParityTests {
             inProcess.first { $0["call"]?.string == call }?["result"]?.int64
         }
         #expect(answer("nav->push(h, NULL)") == Int64(WH_NAV_MALFORMED_LINK))
+        #expect(answer("wh_use_contract(h, \"org.example.undeclared/1\") != NULL") == 0)
+        #expect(answer("contract->ask(h, NULL, &refusing)") == Int64(WH_CONTRACT_FAILED))
+        #expect(answer("contract->ask(h, contract, &refusing)") == Int64(WH_CONTRACT_TOO_LARGE))
+        #expect(answer("contract->ask(h, contract, out) wrote 16") == Int64(WH_CONTRACT_OK))
         #expect(answer("nav->push(h, \"widget://abiwalk/main\")") == 0)
         #expect(answer("store->get(h, \"walk.key\", &refusing)") == Int64(WH_STORE_IO_ERROR))
         #expect(answer("store->get(h, \"walk.key\", out) wrote 5") == Int64(WH_STORE_FOUND))
@@ -126,8 +136,23 @@ struct ServiceParityTests {
         #expect(missing.fields["result"]?.int64 == Int64(WH_STORE_MISSING))
         let badKey = try proxy.perform(call("remove", WH_SERVICE_STORE, ["bad key!"]))
         #expect(badKey.fields["result"]?.int64 == Int64(WH_STORE_BAD_KEY))
-        // What may block follows from the description.
-        #expect(HostServiceProxy.isSlow(call("get", WH_SERVICE_HTTP, [])))
-        #expect(!HostServiceProxy.isSlow(call("get", WH_SERVICE_STORE, [])))
+        // Where a call runs follows from the description.
+        #expect(HostServiceProxy.placement(of: call("get", WH_SERVICE_HTTP, [])) == .offReader)
+        #expect(HostServiceProxy.placement(of: call("get", WH_SERVICE_STORE, [])) == .onReader)
+        #expect(HostServiceProxy.placement(of: call("ask", WH_SERVICE_CONTRACT, [])) == .onWaitingCaller)
+        // A contract's ask names the contract; one the plugin does not require is refused.
+        let undeclared = try proxy.perform(call("ask", WH_SERVICE_CONTRACT, ["org.example.price/1"]))
+        #expect(undeclared.fields["result"]?.int64 == Int64(WH_CONTRACT_UNAVAILABLE))
+    }
+}
+
+/// Provides the contract abiwalk.c asks, as a session would.
+private final class WalkProvider: ContractProviders {
+    func provider(of contract: String) -> PluginID? {
+        contract == "org.example.walk/1" ? try? PluginID("org.example.walker") : nil
+    }
+
+    func answer(_ contract: String, from provider: PluginID) -> Result<[UInt8], ContractFailure> {
+        .success(Array(#"{"walked": true}"#.utf8))
     }
 }

@@ -24,9 +24,10 @@ struct ServiceDescription: @unchecked Sendable {
     let grantedByID: Bool
     /// The C table (`wh_*_v1`) as the registry holds it.
     let table: ServiceTable
-    /// How many function pointers the C table holds, to check against
-    /// `functions` (a test does).
-    let slots: Int
+    /// Where the C table's function pointers are, in pointer-sized slots,
+    /// to check against `functions` (a test does): all of it, but for a
+    /// contract table's id, which comes first.
+    let functionSlots: Range<Int>
 
     /// `table` is the C struct, in static storage for the life of the
     /// process; each of its function pointers is the C edge of one function
@@ -39,7 +40,7 @@ struct ServiceDescription: @unchecked Sendable {
         let pointer = UnsafeMutablePointer<Table>.allocate(capacity: 1)
         pointer.initialize(to: table)
         self.table = ServiceTable(id: id, pointer: UnsafeRawPointer(pointer))
-        slots = MemoryLayout<Table>.size / MemoryLayout<UnsafeRawPointer>.size
+        functionSlots = (grantedByID ? 0 : 1)..<(MemoryLayout<Table>.size / MemoryLayout<UnsafeRawPointer>.size)
     }
 
     func function(_ name: String) -> ServiceFunction? {

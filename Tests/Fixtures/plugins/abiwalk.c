@@ -21,6 +21,7 @@ WH_MANIFEST("{"
         " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.http/2\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
         " \"optional\": [\"widget-host.future/8\"]},"
     "\"topics\": {\"publish\": [\"walk.out\"], \"subscribe\": [\"walk.*\"]},"
+    "\"contracts\": {\"requires\": [\"org.example.walk/1\"]},"
     "\"http\": {\"hosts\": [\"127.0.0.1\"]}"
 "}")
 
@@ -206,6 +207,18 @@ static void walk(wh_plugin *p) {
     CALL(p, nav->push(h, "widget://abiwalk/\xc0\xaf"));
     CALL(p, nav->pop(NULL));
     CALL(p, nav->pop(h));
+
+    answer(p, "wh_use_contract(h, \"org.example.undeclared/1\") != NULL", wh_use_contract(h, "org.example.undeclared/1") != NULL);
+    const wh_contract_v1 *contract = wh_use_contract(h, "org.example.walk/1");
+    answer(p, "wh_use_contract(h, \"org.example.walk/1\") != NULL", contract != NULL);
+    if (contract) {
+        CALL(p, contract->ask(h, NULL, &refusing));
+        CALL(p, contract->ask(h, contract, NULL));
+        CALL(p, contract->ask(NULL, contract, &refusing));
+        CALL(p, contract->ask(h, contract, &refusing));
+        s = kept();
+        answer_output(p, "contract->ask(h, contract, out)", contract->ask(h, contract, &s.output), &s);
+    }
 }
 
 static wh_plugin *create(const wh_host *host) {
