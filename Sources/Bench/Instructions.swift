@@ -42,6 +42,15 @@ enum Instructions {
             let table = WidgetHostKit.Locked<[ObjectIdentifier: Any]>([ObjectIdentifier(CachedService.self): CachedService()])
             return { blackHole(table.withLock { $0[ObjectIdentifier(CachedService.self)] } as! CachedService) }
         },
+        // A warm re-listing of the farm's plugins (WIDGET_HOST_BENCH_DIR),
+        // every file already in the discovery cache.
+        "warmscan": {
+            let directory = ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_DIR"] ?? "."
+            let path = SearchPath(directories: [.init(path: directory, origin: "bench", explicit: true)])
+            let discovery = Discovery(availableServices: Bench.runtime().serviceIDs, cache: DiscoveryCache())
+            _ = discovery.scan(path)
+            return { blackHole(discovery.scan(path).plugins.count) }
+        },
         "directcall": {
             let call = DirectWidget.opaqueCHandle()
             return { "tap".withCString { blackHole(call($0, nil)) } }

@@ -99,9 +99,10 @@ public struct Discovery: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             return PluginCandidate(path: path, manifest: nil, status: .rejected("not a regular file (\(FileKind(mode: status.st_mode)))"))
         }
-        let contents = cache?.contents(of: path, identity: FileIdentity(status)) ?? {
+        let identity = FileIdentity(status)
+        let contents = cache?.contents(identity: identity) ?? {
             let read = FileContents(path: path, availableServices: availableServices)
-            cache?.remember(read, of: path, identity: FileIdentity(status))
+            cache?.remember(read, identity: identity)
             return read
         }()
         if !allowInsecure {
@@ -118,14 +119,15 @@ public struct Discovery: Sendable {
     /// The first usable plugin with an id wins; later ones are shadowed.
     private static func resolveDuplicates(_ plugins: [PluginCandidate]) -> [PluginCandidate] {
         var owners: [PluginID: String] = [:]
+        owners.reserveCapacity(plugins.count)
         return plugins.map { candidate in
             guard candidate.status == .ok, let id = candidate.manifest?.id else { return candidate }
+            // One hash for the common case, an id seen first; a duplicate
+            // puts its owner back.
+            guard let owner = owners.updateValue(candidate.path, forKey: id) else { return candidate }
+            owners[id] = owner
             var result = candidate
-            if let owner = owners[id] {
-                result.status = .shadowed(by: owner)
-            } else {
-                owners[id] = candidate.path
-            }
+            result.status = .shadowed(by: owner)
             return result
         }
     }

@@ -5,18 +5,17 @@
 /// pays a stat per unchanged file instead of reading it. Safety is still
 /// judged on every scan: a chmod changes no bytes but may make a file unsafe.
 public final class DiscoveryCache: Sendable {
-    private let entries = Locked<[String: (FileIdentity, FileContents)]>([:])
+    /// Keyed by the file's identity, not its path: what a file says depends
+    /// only on its bytes, and five integers hash faster than a path.
+    private let entries = Locked<[FileIdentity: FileContents]>([:])
 
     public init() {}
 
-    func contents(of path: String, identity: FileIdentity) -> FileContents? {
-        entries.withLock { entries in
-            guard let (known, contents) = entries[path], known == identity else { return nil }
-            return contents
-        }
+    func contents(identity: FileIdentity) -> FileContents? {
+        entries.withLock { $0[identity] }
     }
 
-    func remember(_ contents: FileContents, of path: String, identity: FileIdentity) {
-        entries.withLock { $0[path] = (identity, contents) }
+    func remember(_ contents: FileContents, identity: FileIdentity) {
+        entries.withLock { $0[identity] = contents }
     }
 }

@@ -11,6 +11,9 @@ import Glibc
 struct FileSafety {
     private let user = geteuid()
     private var verdicts: [String: String?] = [:]
+    /// The chain judged last: a scan asks for one directory's files in a
+    /// row, so most asks are answered without hashing the path.
+    private var lastChain: (directory: String, verdict: String?)?
 
     /// Why `path` is unsafe to load, or nil if it is safe. Both the path as
     /// given and the file it resolves to are checked: a symlink in a
@@ -39,13 +42,18 @@ struct FileSafety {
 
     /// A canonical directory and all above it, judged once per directory.
     private mutating func checkChain(_ directory: String) -> String? {
+        if let last = lastChain, last.directory == directory { return last.verdict }
         let key = directory + "/*"
-        if let verdict = verdicts[key] { return verdict }
+        if let verdict = verdicts[key] {
+            lastChain = (directory, verdict)
+            return verdict
+        }
         var verdict = checkDirectory(directory)
         for ancestor in Self.ancestors(of: directory) where verdict == nil {
             verdict = checkDirectory(ancestor)
         }
         verdicts[key] = verdict
+        lastChain = (directory, verdict)
         return verdict
     }
 

@@ -1,7 +1,12 @@
 import PluginABI
 
 /// What a plugin says about itself in its embedded manifest (manifest.h).
-public struct Manifest: Equatable, Sendable {
+///
+/// A class, though immutable: discovery hands each plugin's manifest from
+/// its cache to a candidate, and on to the report, for every plugin on
+/// every listing, and a reference is one retain where a struct of these
+/// fields would be twenty.
+public final class Manifest: Equatable, Sendable {
     public struct Screen: Equatable, Sendable {
         public let id: String
         public let title: String
@@ -30,15 +35,13 @@ public struct Manifest: Equatable, Sendable {
 
     /// The manifest's JSON, as the host shows it in `info --json`.
     public let json: JSONValue
-}
 
-public struct ManifestError: Error, Equatable, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
+    /// Every field is read from `json`, so equal JSON is an equal manifest.
+    public static func == (lhs: Manifest, rhs: Manifest) -> Bool {
+        lhs === rhs || lhs.json == rhs.json
+    }
 
-extension Manifest {
-    public init(bytes: [UInt8]) throws(ManifestError) {
+    public convenience init(bytes: [UInt8]) throws(ManifestError) {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw ManifestError("manifest is not valid JSON: \(error)") }
         try self.init(json: json)
@@ -101,6 +104,11 @@ extension Manifest {
         }
         self.json = json
     }
+}
+
+public struct ManifestError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Typed reads of a manifest object's fields, with errors that say which field.
