@@ -101,6 +101,16 @@ enum Instructions {
         func ops(_ name: String) throws -> Double { try perOperation(name, binary: binary, effort: effort) }
         let bus = try ops("bus10"), closures = try ops("closures10"), center = try ops("notificationcenter10")
         let resolve = try ops("resolve"), dictionary = try ops("lockeddictionary"), direct = try ops("directcall")
+        // Listing: per plugin of a 100-plugin directory, warm, against
+        // dlopen + dlsym of the same files (a child with them less one
+        // with an empty directory). In instructions dlopen's kernel work
+        // (mmap, page faults) is not counted, so the wall-clock row holds the goal.
+        let plugins = 100
+        let directory = try farm.plugins(count: plugins), empty = farm.root + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        setenv("WIDGET_HOST_BENCH_DIR", directory, 1)
+        let listing = try ops("warmscan") / Double(plugins)
+        let dlopen = (try count([binary, "__dlopen", directory]) - (try count([binary, "__dlopen", empty]))) / Double(plugins)
         // Swinject is not a dependency here: its figure is the one measured
         // for issue 16 (a synchronized resolve of a held instance).
         let swinject = 7_100.0
@@ -116,6 +126,8 @@ enum Instructions {
                         baseline: ("Swinject, documented figure", swinject), goal: 0.02,
                         note: "Swinject not run here: its figure from issue 16"),
             Measurement(group: "instructions", name: "direct C call (floor of the ABI rows)", value: direct, unit: unit),
+            Measurement(group: "instructions", name: "warm listing, per plugin of \(plugins)", value: listing, unit: unit,
+                        baseline: ("dlopen+dlsym", dlopen)),
         ] + (try startup(farm))
     }
 
