@@ -51,6 +51,16 @@ enum Instructions {
             _ = discovery.scan(path)
             return { blackHole(discovery.scan(path).plugins.count) }
         },
+        // Calls into the isolated no-op plugin (WIDGET_HOST_BENCH_DIR/noop.so):
+        // the host's side of a render and of an action.
+        "isorender": {
+            let instance = try isolatedNoop()
+            return { _ = try? instance.render(screen: "main", params: "{}") }
+        },
+        "isoaction": {
+            let instance = try isolatedNoop()
+            return { try? instance.handle(action: "tap", value: nil) }
+        },
         "directcall": {
             let call = DirectWidget.opaqueCHandle()
             return { "tap".withCString { blackHole(call($0, nil)) } }
@@ -59,10 +69,26 @@ enum Instructions {
 
     final class CachedService: @unchecked Sendable {}
 
+    private static func isolatedNoop() throws -> any WidgetInstance {
+        let path = (ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_DIR"] ?? ".") + "/noop.so"
+        let runtime = Bench.runtime()
+        var settings = IsolationSettings()
+        settings.mode = .always
+        let launcher = IsolatedLauncher(executable: Bench.productsDirectory + "/widget-host", settings: settings,
+                                        environment: ProcessInfo.processInfo.environment)
+        let instance = try launcher.launch(Discovery(availableServices: runtime.serviceIDs).inspect(path: path), runtime)
+        _ = try instance.render(screen: "main", params: "{}")
+        return instance
+    }
+
     /// Entry for a child: set up, then run the body `arguments[1]` times.
     static func child(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 2, let make = operations[arguments[0]], let count = Int(arguments[1]),
-              let body = try? make() else { return 2 }
+        guard arguments.count == 2, let make = operations[arguments[0]], let count = Int(arguments[1]) else { return 2 }
+        let body: () -> Void
+        do { body = try make() } catch {
+            FileHandle.standardError.write(Data("\(arguments[0]): \(error)\n".utf8))
+            return 2
+        }
         for _ in 0..<count { body() }
         return 0
     }

@@ -47,7 +47,7 @@ public struct Frame: Equatable, Sendable {
     public static let maxPayloadBytes = 16 << 20
 
     public func encoded() -> [UInt8] {
-        let header = Array(fields.serialized.utf8)
+        let header = fields.serializedBytes
         let payloadCount = 4 + header.count + body.count
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerBytes + payloadCount)
@@ -61,8 +61,11 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// Whether this frame would be refused by the other side for its size.
-    public var isTooLarge: Bool {
-        4 + fields.serialized.utf8.count + body.count > Self.maxPayloadBytes
+    public var isTooLarge: Bool { Self.isTooLarge(encoded: encoded()) }
+
+    /// The same, for a frame already encoded (sending encodes once).
+    static func isTooLarge(encoded bytes: [UInt8]) -> Bool {
+        bytes.count - headerBytes > maxPayloadBytes
     }
 
     static func append(_ value: UInt32, to bytes: inout [UInt8]) {

@@ -34,8 +34,8 @@ final class FrameSocket: Sendable {
     /// Sends a whole frame; with a `deadline` (monotonic seconds, `Clock.now`)
     /// it waits for room only until then.
     func send(_ frame: Frame, deadline: Double? = nil) -> SendOutcome {
-        guard !frame.isTooLarge else { return .tooLarge }
         let bytes = frame.encoded()
+        guard !Frame.isTooLarge(encoded: bytes) else { return .tooLarge }
         return writing.withLock { _ in
             bytes.withUnsafeBytes { raw -> SendOutcome in
                 var done = 0

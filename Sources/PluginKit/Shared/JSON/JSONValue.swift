@@ -61,58 +61,68 @@ public enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON text.
     public var serialized: String {
-        var out = ""
+        String(decoding: serializedBytes, as: UTF8.self)
+    }
+
+    /// Compact JSON as UTF-8 bytes: built as bytes, not by appending to a
+    /// String, which costs several times more per piece (a frame's fields,
+    /// a bus payload and a view are written this way on every call).
+    public var serializedBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
         write(to: &out)
         return out
     }
 
-    private func write(to out: inout String) {
+    private func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .number(text): out += text
+        case .null: Self.append("null", to: &out)
+        case let .bool(value): Self.append(value ? "true" : "false", to: &out)
+        case let .number(text): out.append(contentsOf: text.utf8)
         case let .string(value): JSONValue.quote(value, into: &out)
         case let .array(items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case let .object(members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.quote(key, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func quote(_ string: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escaping: copy them whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += string
-            out += "\""
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped,
+    /// every other byte (UTF-8 sequences whole) copied as it is.
+    static func quote(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"", to: &out)
+            case UInt8(ascii: "\\"): append("\\\\", to: &out)
+            case UInt8(ascii: "\n"): append("\\n", to: &out)
+            case UInt8(ascii: "\r"): append("\\r", to: &out)
+            case UInt8(ascii: "\t"): append("\\t", to: &out)
+            case 0..<0x20:
+                let hex: StaticString = "0123456789abcdef"
+                append("\\u00", to: &out)
+                out.append(hex.utf8Start[Int(byte >> 4)])
+                out.append(hex.utf8Start[Int(byte & 15)])
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 
