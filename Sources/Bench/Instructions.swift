@@ -74,7 +74,9 @@ enum Instructions {
         let runtime = Bench.runtime()
         var settings = IsolationSettings()
         settings.mode = .always
-        let launcher = IsolatedLauncher(executable: Bench.productsDirectory + "/widget-host", settings: settings,
+        // The child runs from a stripped copy elsewhere: the parent says where the host is.
+        let host = ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_HOST"] ?? Bench.productsDirectory + "/widget-host"
+        let launcher = IsolatedLauncher(executable: host, settings: settings,
                                         environment: ProcessInfo.processInfo.environment)
         let instance = try launcher.launch(Discovery(availableServices: runtime.serviceIDs).inspect(path: path), runtime)
         _ = try instance.render(screen: "main", params: "{}")
@@ -137,6 +139,14 @@ enum Instructions {
         setenv("WIDGET_HOST_BENCH_DIR", directory, 1)
         let listing = try ops("warmscan") / Double(plugins)
         let dlopen = (try count([binary, "__dlopen", directory]) - (try count([binary, "__dlopen", empty]))) / Double(plugins)
+        // The host's side of a call into an isolated plugin (the child's
+        // side runs in its own process, uncounted).
+        if !FileManager.default.fileExists(atPath: farm.root + "/noop.so") { try farm.compile("noop.c", to: farm.root + "/noop.so") }
+        setenv("WIDGET_HOST_BENCH_DIR", farm.root, 1)
+        setenv("WIDGET_HOST_BENCH_HOST", Bench.productsDirectory + "/widget-host", 1)
+        setenv("XDG_DATA_HOME", farm.root + "/isolation-data", 1)
+        setenv("XDG_STATE_HOME", farm.root + "/isolation-state", 1)
+        let isolatedRender = try ops("isorender"), isolatedAction = try ops("isoaction")
         // Swinject is not a dependency here: its figure is the one measured
         // for issue 16 (a synchronized resolve of a held instance).
         let swinject = 7_100.0
@@ -154,6 +164,8 @@ enum Instructions {
             Measurement(group: "instructions", name: "direct C call (floor of the ABI rows)", value: direct, unit: unit),
             Measurement(group: "instructions", name: "warm listing, per plugin of \(plugins)", value: listing, unit: unit,
                         baseline: ("dlopen+dlsym", dlopen)),
+            Measurement(group: "instructions", name: "isolated render, the host's side", value: isolatedRender, unit: unit),
+            Measurement(group: "instructions", name: "isolated action, the host's side", value: isolatedAction, unit: unit),
         ] + (try startup(farm))
     }
 
