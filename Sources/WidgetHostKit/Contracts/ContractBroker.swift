@@ -1,13 +1,14 @@
 import PluginABI
 
 /// Who can start a contract's provider and ask it: the session that runs the
-/// widgets (`WidgetSession`), or a test's stand-in. Called only on the
-/// thread that drives the session, which is the thread an ask arrives on.
+/// widgets (`WidgetSession`), or a test's stand-in.
 public protocol ContractProviders: AnyObject {
-    /// The plugin that provides `contract`, if one is installed.
+    /// The plugin that provides `contract`, if one is installed. Any thread
+    /// (a plugin's `get_service` asks it).
     func provider(of contract: String) -> PluginID?
     /// The provider's answer to the query `contract` (starting it first if
-    /// it is not running), or why there is none.
+    /// it is not running), or why there is none. Only on the thread that
+    /// drives the session, which is where an ask arrives ([in-call]).
     func answer(_ contract: String, from provider: PluginID) -> Result<[UInt8], ContractFailure>
 }
 

@@ -1,37 +1,47 @@
 import Dispatch
 import Glibc
+import HostShim
 import PluginABI
 
-/// The reader thread: everything the child sends, answers, service calls,
-/// wake-ups and reports, read whether or not a call is in flight.
+/// The watching thread: the child's reports, output and end, and on its
+/// socket everything it sends (answers, service calls, wake-ups) while no
+/// call has taken the socket to read its own answer.
 extension IsolatedConnection {
     func readUntilExit() {
-        var decoder = FrameDecoder()
-        var socketOpen = true, reportOpen = true, outputOpen = true
+        let socket = process.socket
+        _ = wh_shim_watch_add(watch, socket, 1)
+        for fd in [process.report, process.output, process.exitDescriptor] where fd >= 0 { _ = wh_shim_watch_add(watch, fd, 0) }
+        var reportOpen = true, outputOpen = true
         var socketClosedAt: Double?
+        var ready = [Int32](repeating: -1, count: 4)
         while true {
-            var fds = [
-                pollfd(fd: socketOpen ? process.socket : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: reportOpen ? process.report : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: outputOpen ? process.output : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: process.exitDescriptor, events: Int16(POLLIN), revents: 0),
-            ]
+            let socketOpen = state.withLock { $0.socketOpen }
+            if !socketOpen && socketClosedAt == nil { socketClosedAt = Clock.now }
             let waitMilliseconds: Int32 = socketOpen && process.exitDescriptor >= 0 ? -1 : 100
-            if poll(&fds, nfds_t(fds.count), waitMilliseconds) < 0 && errno != EINTR {
-                stop("could not be watched: poll failed with \(SystemError(code: errno))")
+            let count = wh_shim_watch_wait(watch, &ready, Int32(ready.count), waitMilliseconds)
+            if count < 0 && errno != EINTR {
+                stop("could not be watched: epoll_wait failed with \(SystemError(code: errno))")
                 break
             }
-            if fds[0].revents != 0 {
-                socketOpen = readFrames(&decoder)
-                if !socketOpen { socketClosedAt = Clock.now }
+            var exited = false
+            for fd in ready.prefix(Int(max(0, count))) {
+                if fd == socket {
+                    readAsWatcher()
+                } else if fd == process.report {
+                    reportOpen = drain(process.report, into: \.report, limit: ChildReport.limit)
+                    if !reportOpen { _ = wh_shim_watch_remove(watch, fd) }
+                } else if fd == process.output {
+                    outputOpen = drainOutput()
+                    if !outputOpen { _ = wh_shim_watch_remove(watch, fd) }
+                } else if fd == process.exitDescriptor {
+                    exited = true
+                }
             }
-            if fds[1].revents != 0 { reportOpen = drain(process.report, into: \.report, limit: ChildReport.limit) }
-            if fds[2].revents != 0 { outputOpen = drainOutput() }
-            if fds[3].revents != 0 || (process.exitDescriptor < 0 && !socketOpen && process.hasExited) { break }
+            if exited || (process.exitDescriptor < 0 && !state.withLock({ $0.socketOpen }) && process.hasExited) { break }
             if let closedAt = socketClosedAt, Clock.now - closedAt > 1, !process.hasExited {
                 // Alive but deaf: it closed its end of the conversation.
                 stop("closed its connection to the host")
-                socketClosedAt = nil
+                socketClosedAt = .infinity
             }
         }
         while reportOpen { reportOpen = drain(process.report, into: \.report, limit: ChildReport.limit) }
@@ -40,9 +50,27 @@ extension IsolatedConnection {
         finish(termination: process.reap())
     }
 
-    /// Reads and handles whatever frames have arrived; false once the
-    /// socket is closed or the child broke the protocol.
-    private func readFrames(_ decoder: inout FrameDecoder) -> Bool {
+    /// The socket is ready and this thread may read it, unless a caller has
+    /// taken it for its call (it watches the socket again when it is done).
+    private func readAsWatcher() {
+        let mine = state.withLock { state -> Bool in
+            guard state.socketReader == nil else { return false }
+            state.socketReader = .watcher
+            return true
+        }
+        guard mine else { return }
+        let open = readFrames()
+        state.withLock { state in
+            state.socketReader = nil
+            if !open { state.socketOpen = false }
+        }
+        _ = open ? wh_shim_watch_rearm(watch, process.socket) : wh_shim_watch_remove(watch, process.socket)
+    }
+
+    /// Reads and handles whatever frames have arrived, by whichever thread
+    /// holds the socket; false once the socket is closed or the child broke
+    /// the protocol.
+    func readFrames() -> Bool {
         while true {
             switch socket.receive(into: &decoder) {
             case .closed: return false

@@ -1,11 +1,14 @@
 import Dispatch
 import Glibc
+import HostShim
 import PluginABI
 
 /// The host's end of one isolated plugin's process: calls out with a
-/// deadline each, and a thread of its own that reads everything the child
-/// sends (answers, service calls from any of the plugin's threads, render
-/// requests, reports) whether or not a call is in flight.
+/// deadline each, and a thread of its own that watches the child (its
+/// reports, output and end) and reads what it sends between calls (service
+/// calls from the plugin's threads, render requests). During a call the
+/// calling thread takes the socket and reads its own answer, serving what
+/// comes before it, so an answer wakes one thread, not two.
 ///
 /// The plugin is stopped, its process group killed, for any of: a deadline
 /// passed, a frame over the size limit or otherwise malformed, a flood of
@@ -22,11 +25,19 @@ final class IsolatedConnection: @unchecked Sendable {
     let state = Locked(State())
     /// Signalled once per answer and once when the child is gone.
     let answered = DispatchSemaphore(value: 0)
+    /// The epoll set the watching thread waits on.
+    let watch = wh_shim_watch_create()
+    /// The frames read so far: only the thread holding the socket
+    /// (`State.socketReader`) touches it.
+    var decoder = FrameDecoder()
 
     struct State {
         var nextCallID: UInt32 = 1
         var pending: (id: UInt32, name: String)?
         var answer: Frame?
+        /// Who is reading the socket now, if anyone.
+        var socketReader: SocketReader?
+        var socketOpen = true
         /// Service calls the reader handed to the thread waiting in `call`.
         var forCaller: [Frame] = []
         var hello: JSONValue?
@@ -38,11 +49,16 @@ final class IsolatedConnection: @unchecked Sendable {
         var closing = false
         /// `onStop` has heard of this plugin's end.
         var notified = false
+        /// `onStop` has returned: what it records (the quarantine) is on
+        /// disk, so a caller may let the host exit.
+        var told = false
         var slowCalls = 0
         var calls = PerSecondCounter()
         var report: [UInt8] = []
         var outputTail: [UInt8] = []
     }
+
+    enum SocketReader { case watcher, caller }
 
     /// The most http calls one plugin may have waiting at once.
     static let maxSlowCalls = 8
@@ -81,6 +97,8 @@ final class IsolatedConnection: @unchecked Sendable {
             return id
         }
         guard let id else { throw .stopped(stopReason ?? "stopped") }
+        let ownsSocket = takeSocket()
+        defer { if ownsSocket { releaseSocket() } }
         var deadline = Clock.now + seconds
         let frame = Frame(.call, id: id, fields: .object([("call", .string(name.rawValue))] + fields), body: body)
         switch socket.send(frame, deadline: deadline) {
@@ -99,7 +117,7 @@ final class IsolatedConnection: @unchecked Sendable {
         }
         while true {
             let remaining = deadline - Clock.now
-            if remaining <= 0 || answered.wait(timeout: .now() + remaining) == .timedOut {
+            if remaining <= 0 || !awaitNews(for: remaining, readingSocket: ownsSocket) {
                 throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
             }
             let handed = state.withLock { state in
@@ -118,7 +136,8 @@ final class IsolatedConnection: @unchecked Sendable {
                     state.pending = nil
                     return .some(answer)
                 }
-                return state.exited || state.stopReason != nil ? .some(nil) : nil
+                let gone = state.exited || state.stopReason != nil
+                return gone && (state.told || state.closing || state.stopReason == nil) ? .some(nil) : nil
             }
             switch outcome {
             case let .some(answer?): return answer
@@ -126,6 +145,40 @@ final class IsolatedConnection: @unchecked Sendable {
             case nil: continue   // work done above, or a stale wake-up
             }
         }
+    }
+
+    /// Takes the socket for a call, unless the watching thread is reading
+    /// it this moment (the call then waits for what it reads).
+    private func takeSocket() -> Bool {
+        let taken = state.withLock { state -> Bool in
+            guard state.socketReader == nil, state.socketOpen else { return false }
+            state.socketReader = .caller
+            return true
+        }
+        if taken { _ = wh_shim_watch_disarm(watch, process.socket) }
+        return taken
+    }
+
+    private func releaseSocket() {
+        state.withLock { $0.socketReader = nil }
+        // Frames that came meanwhile, or the socket's end, wake the watching
+        // thread at once.
+        _ = wh_shim_watch_rearm(watch, process.socket)
+    }
+
+    /// Waits up to `seconds` for something to look at: frames on the socket
+    /// this thread holds (read and handled here), or else a signal of
+    /// `answered`. False when the time ran out.
+    private func awaitNews(for seconds: Double, readingSocket: Bool) -> Bool {
+        guard readingSocket, state.withLock({ $0.socketOpen }) else { return answered.wait(timeout: .now() + seconds) == .success }
+        var poll = pollfd(fd: process.socket, events: Int16(POLLIN), revents: 0)
+        let result = Glibc.poll(&poll, 1, Int32(min(seconds * 1000 + 1, Double(Int32.max))))
+        if result == 0 { return false }
+        if result > 0 && !readFrames() {
+            // The child is going; the watching thread sees it end and says why.
+            state.withLock { $0.socketOpen = false }
+        }
+        return true
     }
 
     /// Stops the plugin for `reason` (the first reason given wins) and
@@ -152,6 +205,8 @@ final class IsolatedConnection: @unchecked Sendable {
         guard let reason else { return }
         context.log.warning("stopped: \(reason)")
         onStop(reason)
+        state.withLock { $0.told = true }
+        answered.signal()
     }
 
     /// Ends the plugin on the host's initiative: destroy, then the process.
@@ -169,6 +224,7 @@ final class IsolatedConnection: @unchecked Sendable {
 
     deinit {
         socket.close()
+        Glibc.close(watch)
     }
 
     func finish(termination: ChildProcess.Termination) {

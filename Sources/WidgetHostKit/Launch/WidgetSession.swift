@@ -58,6 +58,9 @@ public final class WidgetSession {
     private let launcher: WidgetLauncher
     private var instances: [PluginID: any WidgetInstance] = [:]
     private var failures: [PluginID: String] = [:]
+    /// Each contract's provider, replaced with `candidates`: asked from any
+    /// thread (a plugin's `get_service`), unlike the rest of the session.
+    private let contractProviders = Locked<[String: PluginID]>([:])
 
     public init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess) {
         self.runtime = runtime
@@ -68,7 +71,18 @@ public final class WidgetSession {
         self.catalog = catalog
         navigator = Navigator(bus: runtime.resolve(Bus.self)) { name in catalog.find(name) }
         navigator.start()
+        contractProviders.withLock { $0 = Self.providers(among: usable) }
         runtime.resolve(ContractBroker.self).attach(self)
+    }
+
+    /// The first plugin in search-path order that provides each contract, as
+    /// the first of two copies of a plugin is the one listed.
+    private static func providers(among candidates: [PluginCandidate]) -> [String: PluginID] {
+        var providers: [String: PluginID] = [:]
+        for manifest in candidates.compactMap(\.manifest) {
+            for contract in manifest.providedContracts where providers[contract] == nil { providers[contract] = manifest.id }
+        }
+        return providers
     }
 
     /// Takes a new scan of the plugin directories (one changed while the
@@ -90,6 +104,7 @@ public final class WidgetSession {
         }
         candidates = usable
         catalog.replace(usable.map { $0.manifest! })
+        contractProviders.withLock { $0 = Self.providers(among: usable) }
     }
 
     public var manifests: [Manifest] { candidates.map { $0.manifest! } }
@@ -243,10 +258,8 @@ public final class WidgetSession {
 /// The session starts and asks the providers of contracts (contract.h), as
 /// it starts the widgets it shows: one instance per plugin, whoever uses it.
 extension WidgetSession: ContractProviders {
-    /// The first plugin in search-path order that provides it, as the first
-    /// of two copies of a plugin is the one listed.
     public func provider(of contract: String) -> PluginID? {
-        candidates.first { $0.manifest!.providedContracts.contains(contract) }?.manifest!.id
+        contractProviders.withLock { $0[contract] }
     }
 
     public func answer(_ contract: String, from provider: PluginID) -> Result<[UInt8], ContractFailure> {
