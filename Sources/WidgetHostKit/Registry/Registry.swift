@@ -1,3 +1,4 @@
+import Synchronization
 
 /// A Resolver-style dependency registry: register a factory for a type
 /// (optionally under a name, optionally taking an argument), then resolve it.
@@ -23,6 +24,10 @@ public final class Registry: Sendable {
     /// then exactly a locked dictionary lookup and a cast, copying nothing
     /// but the instance.
     private let table = Locked(Tables())
+    /// Moves on with every registration and reset, so that a `Slot` can
+    /// tell whether what it read is still what the registry holds.
+    @usableFromInline
+    let generation = Atomic<UInt64>(0)
 
     private struct Tables {
         var registrations: [Key: Registration] = [:]
@@ -47,6 +52,7 @@ public final class Registry: Sendable {
             try factory(resolution)
         }
         table.withLock { $0.register(registration, for: Key(type, name)) }
+        generation.add(1, ordering: .releasing)
     }
 
     /// Registers a factory that takes an argument at resolve time. Instances
@@ -63,6 +69,19 @@ public final class Registry: Sendable {
             return try factory(resolution, argument)
         }
         table.withLock { $0.register(registration, for: Key(type, name)) }
+        generation.add(1, ordering: .releasing)
+    }
+
+    /// A slot for `type`'s registration under `name`, read without a lock
+    /// once its instance is made (`Slot`).
+    public func slot<Service>(_ type: Service.Type = Service.self, name: String? = nil) -> Slot<Service> {
+        Slot(registry: self, name: name)
+    }
+
+    /// Whether the registration keeps its instance (application or cached scope).
+    func holdsInstances<Service>(of type: Service.Type, name: String?) -> Bool {
+        guard let scope = registration(for: Key(type, name))?.scope else { return false }
+        return scope == .application || scope == .cached
     }
 
     // Inlinable so that the common case, an instance already held by the
@@ -106,6 +125,7 @@ public final class Registry: Sendable {
         table.withLock { table in
             for (key, registration) in table.registrations where registration.scope == .cached { table.held[key] = nil }
         }
+        generation.add(1, ordering: .releasing)
     }
 
     @usableFromInline
