@@ -8,7 +8,7 @@ import WidgetHostKit
 /// table, or a quick smoke run for the tests.
 struct Effort {
     let quick: Bool
-    var pluginCounts: [Int] { quick ? [10] : [10, 100, 1000] }
+    var pluginCounts: [Int] { quick ? [10] : [10, 100, 1000, 10_000] }
     var samples: Int { quick ? 3 : 9 }
     var children: Int { quick ? 2 : 7 }
     var iterations: Int { quick ? 200 : 100_000 }

@@ -251,3 +251,14 @@ struct FileSafetyTests {
         #expect(fresh.problem(with: file) == "plugin file \(file) is writable by others (mode 0666)")
     }
 }
+
+@Suite("File safety: the directories above a path")
+struct FileSafetyAncestorTests {
+    @Test("every directory above, nearest first, ending with the root", arguments: [
+        ("/a/b/c.so", ["/a/b", "/a", "/"]), ("/a/b/", ["/a/b", "/a", "/"]), ("/", []), ("/x", ["/"]),
+        ("rel/dir/p.so", ["rel/dir", "rel"]), ("/é/ü/p.so", ["/é/ü", "/é", "/"]),
+    ])
+    func ancestors(path: String, expected: [String]) {
+        #expect(FileSafety.ancestors(of: path) == expected)
+    }
+}

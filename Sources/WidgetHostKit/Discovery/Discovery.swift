@@ -88,7 +88,8 @@ public struct Discovery: Sendable {
     /// own stat and its directory's.
     private func inspect(path: String, canonicalDirectory: String?, safety: inout FileSafety) -> PluginCandidate {
         var status = stat()
-        if stat(path, &status) != 0 {
+        // withCString: passing the String itself copies it into a new array.
+        if path.withCString({ stat($0, &status) }) != 0 {
             let reason = switch errno {
             case ELOOP: "symbolic link loop"
             case ENOENT: lstat(path, &status) == 0 ? "broken symbolic link" : "no such file"
@@ -168,7 +169,7 @@ public struct Discovery: Sendable {
 
     /// Entries ending in `.so` in `directory`, sorted so results are stable.
     static func sharedObjects(in directory: String) throws(SystemError) -> [Entry] {
-        try listing(of: directory).filter { $0.name.hasSuffix(".so") && $0.name != ".so" }
+        try listing(of: directory).filter { $0.name.utf8.count > 3 && $0.name.utf8.reversed().starts(with: "os.".utf8) }
     }
 
     /// The names in `directory` but . and .., sorted.
@@ -180,6 +181,7 @@ public struct Discovery: Sendable {
         guard let stream = opendir(directory) else { throw SystemError(code: errno) }
         defer { closedir(stream) }
         var entries: [Entry] = []
+        entries.reserveCapacity(64)
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
@@ -196,8 +198,25 @@ public struct Discovery: Sendable {
     }
 }
 
+/// `directory/name`, made in one allocation: discovery joins a path for
+/// every file it lists, and two appends cost several times one copy.
 func join(_ directory: String, _ name: String) -> String {
-    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    var directory = directory, name = name
+    let slash = directory.utf8.last == UInt8(ascii: "/") ? 0 : 1
+    let count = directory.utf8.count + slash + name.utf8.count
+    return directory.withUTF8 { head in
+        name.withUTF8 { tail in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                var index = buffer.initialize(fromContentsOf: head)
+                if slash == 1 {
+                    buffer[index] = UInt8(ascii: "/")
+                    index += 1
+                }
+                index = buffer[index...].initialize(fromContentsOf: tail)
+                return index
+            }
+        }
+    }
 }
 
 /// An errno with its text.

@@ -59,11 +59,13 @@ struct FileSafety {
 
     /// Every directory above `path`, nearest first, ending with "/".
     static func ancestors(of path: String) -> [String] {
+        // By bytes: a "/" is never part of another UTF-8 sequence, and
+        // stepping by Character would cost grapheme breaking per step.
         var result: [String] = []
-        var directory = path
-        while let slash = directory.lastIndex(of: "/"), directory != "/" {
-            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
-            result.append(directory)
+        var end = path.utf8.endIndex
+        while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")), path.utf8[..<end].count > 1 {
+            end = slash
+            result.append(slash == path.utf8.startIndex ? "/" : String(path[..<slash]))
         }
         return result
     }
