@@ -44,6 +44,25 @@ private final class NavigationHarness: Sendable {
 
 @Suite("Navigator")
 struct NavigatorTests {
+    @Test("the host's requests travel as values: a resolved screen is taken as it is, a plugin's parsed link is resolved, neither is parsed back")
+    func requestsAsValues() throws {
+        let nav = try NavigationHarness.standard()
+        // Payloads the navigator would refuse if it read them: it must not.
+        let entry = NavigationEntry(plugin: try PluginID("org.widgethost.trips"), screen: "detail", params: ["id": "7"])
+        nav.bus.enqueue(BusEvent(topic: "nav.root", payload: "{}", value: entry))
+        #expect(nav.bus.waitUntilIdle())
+        #expect(nav.stack == ["org.widgethost.trips/detail"])
+        #expect(nav.navigator.top?.params == ["id": "7"])
+        nav.bus.enqueue(BusEvent(topic: "nav.push", payload: "not JSON", value: NavigationTarget(plugin: "checkout", screen: "pay")))
+        #expect(nav.bus.waitUntilIdle())
+        #expect(nav.stack == ["org.widgethost.trips/detail", "org.widgethost.checkout/pay"])
+        // A parsed target is still checked against the plugins.
+        nav.bus.enqueue(BusEvent(topic: "nav.push", payload: "{}", value: NavigationTarget(plugin: "ghost", screen: nil)))
+        #expect(nav.bus.waitUntilIdle())
+        #expect(nav.errors.withLock { $0.last?["reason"]?.string } == "unknown plugin 'ghost'")
+        #expect(nav.stack.count == 2)
+    }
+
     @Test("push, replace, pop and root change the stack and publish nav.changed")
     func stackOperations() throws {
         let nav = try NavigationHarness.standard()

@@ -7,10 +7,20 @@ import Synchronization
 public struct BusEvent: Sendable, Equatable {
     public let topic: String
     public let payload: String
+    /// What the payload says, as the host value it was written from, when
+    /// the host made the event: a host subscriber uses it instead of parsing
+    /// the payload back (the navigator takes a resolved screen so). Plugins
+    /// and other subscribers see the payload; equality is the payload's.
+    public let value: (any Sendable)?
 
-    public init(topic: String, payload: String) {
+    public init(topic: String, payload: String, value: (any Sendable)? = nil) {
         self.topic = topic
         self.payload = payload
+        self.value = value
+    }
+
+    public static func == (lhs: BusEvent, rhs: BusEvent) -> Bool {
+        lhs.topic == rhs.topic && lhs.payload == rhs.payload
     }
 }
 

@@ -114,7 +114,7 @@ public final class WidgetSession {
         let entry: NavigationEntry
         do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
         let root = NavigationTarget(plugin: entry.plugin.value, screen: entry.screen, params: target.params)
-        runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.root", payload: root.json.serialized))
+        runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.root", payload: root.json.serialized, value: entry))
         settleEvents()
     }
 
@@ -170,8 +170,9 @@ public final class WidgetSession {
         } else if action.hasPrefix("widget://") {
             let target: NavigationTarget
             do { target = try NavigationTarget(link: action) } catch { throw SessionError(description: error.description) }
-            do { _ = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
-            runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized))
+            let entry: NavigationEntry
+            do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
+            runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized, value: entry))
         } else {
             guard let entry = current else { throw SessionError(description: "no screen is open") }
             let instance = try instance(entry.plugin)

@@ -43,8 +43,6 @@ public final class Navigator: Sendable {
     public var top: NavigationEntry? { stack.last }
 
     func handle(_ event: BusEvent) {
-        let request: JSONValue
-        do { request = try JSONParser.parse(event.payload) } catch { return refuse(event, "payload is not JSON") }
         if event.topic == "nav.pop" {
             let popped = entries.withLock { stack -> Bool in
                 guard stack.count > 1 else { return false }
@@ -55,7 +53,7 @@ public final class Navigator: Sendable {
         }
         let entry: NavigationEntry
         do {
-            entry = try resolve(try NavigationTarget(json: request))
+            entry = try Self.request(in: event, resolvedBy: resolve)
         } catch {
             return refuse(event, "\(error)")
         }
@@ -67,6 +65,22 @@ public final class Navigator: Sendable {
             }
         }
         changed()
+    }
+
+    /// The screen an event asks for. The host's own requests carry it as a
+    /// value, resolved (the session's) or parsed from a plugin's link (the
+    /// navigator service's), so that only what came as JSON is parsed.
+    private static func request(
+        in event: BusEvent, resolvedBy resolve: (NavigationTarget) throws(NavigationError) -> NavigationEntry
+    ) throws -> NavigationEntry {
+        switch event.value {
+        case let entry as NavigationEntry: return entry
+        case let target as NavigationTarget: return try resolve(target)
+        default:
+            let json: JSONValue
+            do { json = try JSONParser.parse(event.payload) } catch { throw NavigationError("payload is not JSON") }
+            return try resolve(try NavigationTarget(json: json))
+        }
     }
 
     /// The entry for a target, checked against the loaded plugins.

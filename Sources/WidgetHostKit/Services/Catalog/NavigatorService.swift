@@ -27,7 +27,7 @@ enum NavigatorService {
                 context.log.warning("\(error)")
                 return Int64(WH_NAV_MALFORMED_LINK)
             }
-            context.bus.enqueue(BusEvent(topic: "nav." + name, payload: target.json.serialized))
+            context.bus.enqueue(BusEvent(topic: "nav." + name, payload: target.json.serialized, value: target))
             return 0
         }
     }
