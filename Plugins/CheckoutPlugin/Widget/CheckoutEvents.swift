@@ -44,6 +44,6 @@ struct CheckoutEvents {
     }
 
     private func publish(_ topic: String, _ payload: JSONValue) {
-        if !host.publish(topic, payload) { host.log(.error, "the host refused to publish \(topic)") }
+        do { try host.publish(topic, payload) } catch { host.log(.error, "the host refused to publish \(topic): \(error)") }
     }
 }

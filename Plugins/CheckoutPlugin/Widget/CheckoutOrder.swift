@@ -37,13 +37,11 @@ struct CheckoutOrder: Equatable, Sendable {
     /// read is `storeUnavailable`, an internal failure rather than a bad token.
     static func load(token: String, currency: CurrencyCode, from host: Host) -> Result<CheckoutOrder, CheckoutIssue> {
         let key = storeKey(token)
-        let bytes: [UInt8]
-        switch host.storeGet(key) {
-        case let .success(found?): bytes = found
-        case .success(nil): return .failure(CheckoutIssue(.unknownToken, CheckoutText.unknownToken(token, key: key)))
-        case let .failure(failure):
-            return .failure(CheckoutIssue(.storeUnavailable, CheckoutText.storeUnavailable(key: key, reason: "\(failure)")))
+        let found: [UInt8]?
+        do { found = try host.storeGet(key) } catch {
+            return .failure(CheckoutIssue(.storeUnavailable, CheckoutText.storeUnavailable(key: key, reason: "\(error)")))
         }
+        guard let bytes = found else { return .failure(CheckoutIssue(.unknownToken, CheckoutText.unknownToken(token, key: key))) }
         return parse(bytes, token: token, currency: currency)
     }
 

@@ -126,9 +126,9 @@ final class CryptoWidget: Widget {
 
     /// Navigation is a bus event (`nav.push`) that the host's navigator routes.
     private func navigate(to link: String) throws(WidgetError) {
-        guard host.push(link) else {
-            host.log(.warning, "cannot open \(link): the host gave no navigator")
-            throw .failed("no navigator")
+        do { try host.push(link) } catch {
+            host.log(.warning, "cannot open \(link): \(error)")
+            throw .failed("\(error)")
         }
     }
 

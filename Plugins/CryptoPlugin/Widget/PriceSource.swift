@@ -24,16 +24,15 @@ struct HostHTTPSource: PriceSource {
     let maxBytes: Int
 
     func price(from endpoint: Endpoint) -> Result<Decimal, PriceError> {
-        switch host.get(endpoint.url, timeoutMilliseconds: timeoutMilliseconds, maxBytes: UInt64(maxBytes)) {
-        case let .failure(failure):
-            return .failure(error(failure, url: endpoint.url))
-        case let .success(response):
-            guard (200...299).contains(response.status) else {
-                let message = (try? JSONParser.parse(response.body)).flatMap(TickerFormat.errorMessage(in:))
-                return .failure(.status(response.status, message: message))
-            }
-            return endpoint.format.price(from: response.body)
+        let response: Host.HTTPResponse
+        do { response = try host.get(endpoint.url, timeoutMilliseconds: timeoutMilliseconds, maxBytes: UInt64(maxBytes)) } catch {
+            return .failure(self.error(error, url: endpoint.url))
         }
+        guard (200...299).contains(response.status) else {
+            let message = (try? JSONParser.parse(response.body)).flatMap(TickerFormat.errorMessage(in:))
+            return .failure(.status(response.status, message: message))
+        }
+        return endpoint.format.price(from: response.body)
     }
 
     private func error(_ failure: Host.HTTPFailure, url: String) -> PriceError {

@@ -7,15 +7,16 @@ enum BookingsSource {
     /// Reads, decodes and builds the timeline as of `now`. Blocking: call
     /// it off the host's thread (`Host.background`).
     static func load(_ host: Host, now: Int64) -> Result<TripsTimeline, BookingsError> {
-        switch host.storeGet(key) {
-        case .failure(.unavailable):
-            return .failure(.storageNotFound("this host gives the widget no shared container (the store service is unavailable)"))
-        case .failure(.badKey), .failure(.io):
-            return .failure(.storageNotFound("the shared container could not be read (the host's log says why)"))
-        case .success(nil):
-            return .failure(.dataNotFound("the app has not written \(key) to the shared container"))
-        case let .success(bytes?):
-            return TripsTimeline.build(json: bytes, now: now)
+        let bytes: [UInt8]?
+        do { bytes = try host.storeGet(key) } catch {
+            switch error {
+            case .unavailable:
+                return .failure(.storageNotFound("this host gives the widget no shared container (the store service is unavailable)"))
+            case .badKey, .io:
+                return .failure(.storageNotFound("the shared container could not be read (the host's log says why)"))
+            }
         }
+        guard let bytes else { return .failure(.dataNotFound("the app has not written \(key) to the shared container")) }
+        return TripsTimeline.build(json: bytes, now: now)
     }
 }

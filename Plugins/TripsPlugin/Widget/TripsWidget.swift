@@ -27,8 +27,8 @@ final class TripsWidget: Widget {
 
     init(host: Host) {
         self.host = host
-        if !host.subscribe("store.changed") {
-            host.log(.warning, "no bus: the widget will not reload when the app writes new bookings")
+        do { try host.subscribe("store.changed") } catch {
+            host.log(.warning, "\(error): the widget will not reload when the app writes new bookings")
         }
     }
 

@@ -2,7 +2,13 @@ import Glibc
 import PluginABI
 
 /// The host as a widget sees it: typed clients for the C service tables.
-/// A service the manifest did not declare is simply absent (nil, false).
+///
+/// Failures are reported one way: an operation that can fail throws a typed
+/// error that says why (`StoreFailure`, `HTTPFailure`, `BusFailure`,
+/// `NavigationFailure`, `ContractFailure`), `.unavailable` when the manifest
+/// did not declare the service. `nil` is never a failure: it is an answer
+/// that may be "none" (a store key with no value, the time without a clock).
+/// Logging, wake-ups and render requests have no failure a widget could act on.
 public struct Host: @unchecked Sendable {
     // The host guarantees the pointer outlives the instance (plugin.h).
     let raw: UnsafePointer<wh_host>
@@ -79,34 +85,42 @@ public struct Host: @unchecked Sendable {
 
     // MARK: Store
 
-    /// The value of `key` in the shared container, nil if it has none, or
-    /// the store's status code if reading failed.
-    public func storeGet(_ key: String) -> Result<[UInt8]?, StoreFailure> {
-        guard let table = service(WH_SERVICE_STORE, as: wh_store_v1.self) else { return .failure(.unavailable) }
+    /// The value of `key` in the shared container, nil if it has none.
+    public func storeGet(_ key: String) throws(StoreFailure) -> [UInt8]? {
+        guard let table = service(WH_SERVICE_STORE, as: wh_store_v1.self) else { throw .unavailable }
         let sink = Sink()
         let status = sink.withOutput { table.pointee.get(raw, key, $0) }
         switch Int(status) {
-        case Int(WH_STORE_FOUND): return .success(sink.bytes)
-        case Int(WH_STORE_MISSING): return .success(nil)
-        case Int(WH_STORE_BAD_KEY): return .failure(.badKey)
-        default: return .failure(.io)
+        case Int(WH_STORE_FOUND): return sink.bytes
+        case Int(WH_STORE_MISSING): return nil
+        case Int(WH_STORE_BAD_KEY): throw .badKey
+        default: throw .io
         }
     }
 
-    @discardableResult
-    public func storePut(_ key: String, _ bytes: [UInt8]) -> Result<Void, StoreFailure> {
-        guard let table = service(WH_SERVICE_STORE, as: wh_store_v1.self) else { return .failure(.unavailable) }
+    public func storePut(_ key: String, _ bytes: [UInt8]) throws(StoreFailure) {
+        guard let table = service(WH_SERVICE_STORE, as: wh_store_v1.self) else { throw .unavailable }
         let status = bytes.withUnsafeBytes { raw in
             table.pointee.put(self.raw, key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), UInt64(raw.count))
         }
         switch Int(status) {
-        case 0: return .success(())
-        case Int(WH_STORE_BAD_KEY): return .failure(.badKey)
-        default: return .failure(.io)
+        case 0: return
+        case Int(WH_STORE_BAD_KEY): throw .badKey
+        default: throw .io
         }
     }
 
-    public enum StoreFailure: Error, Equatable { case unavailable, badKey, io }
+    public enum StoreFailure: Error, Equatable, CustomStringConvertible {
+        case unavailable, badKey, io
+
+        public var description: String {
+            switch self {
+            case .unavailable: "no shared container (the store service is not granted)"
+            case .badKey: "the key breaks the store's rules"
+            case .io: "the disk refused; the old value is intact"
+            }
+        }
+    }
 
     // MARK: HTTP
 
@@ -136,54 +150,87 @@ public struct Host: @unchecked Sendable {
     }
 
     /// GETs `url`, blocking this thread: call it inside `background`.
-    public func get(_ url: String, timeoutMilliseconds: UInt32 = 0, maxBytes: UInt64 = 0) -> Result<HTTPResponse, HTTPFailure> {
+    public func get(_ url: String, timeoutMilliseconds: UInt32 = 0, maxBytes: UInt64 = 0) throws(HTTPFailure) -> HTTPResponse {
         // http/2 names why a connection failed; http/1 is the fallback.
         guard let table = service(WH_SERVICE_HTTP_2, as: wh_http_v2.self) ?? service(WH_SERVICE_HTTP, as: wh_http_v1.self) else {
-            return .failure(.unavailable)
+            throw .unavailable
         }
         let sink = Sink()
         let status = sink.withOutput { table.pointee.get(raw, url, timeoutMilliseconds, maxBytes, $0) }
         switch Int(status) {
-        case 100...599: return .success(HTTPResponse(status: Int(status), body: sink.bytes))
-        case Int(WH_HTTP_BAD_URL): return .failure(.badURL)
-        case Int(WH_HTTP_UNREACHABLE): return .failure(.unreachable)
-        case Int(WH_HTTP_TIMEOUT): return .failure(.timeout)
-        case Int(WH_HTTP_TOO_LARGE): return .failure(.tooLarge)
-        case Int(WH_HTTP_REFUSED): return .failure(.refused)
-        case Int(WH_HTTP_HOST_NOT_FOUND): return .failure(.hostNotFound)
-        case Int(WH_HTTP_NO_ROUTE): return .failure(.noRoute)
-        default: return .failure(.failed)
+        case 100...599: return HTTPResponse(status: Int(status), body: sink.bytes)
+        case Int(WH_HTTP_BAD_URL): throw .badURL
+        case Int(WH_HTTP_UNREACHABLE): throw .unreachable
+        case Int(WH_HTTP_TIMEOUT): throw .timeout
+        case Int(WH_HTTP_TOO_LARGE): throw .tooLarge
+        case Int(WH_HTTP_REFUSED): throw .refused
+        case Int(WH_HTTP_HOST_NOT_FOUND): throw .hostNotFound
+        case Int(WH_HTTP_NO_ROUTE): throw .noRoute
+        default: throw .failed
         }
     }
 
     // MARK: Bus and navigation
 
-    /// Publishes an event; false if the host refused it (undeclared topic,
-    /// invalid payload) or has no bus for this widget.
-    @discardableResult
-    public func publish(_ topic: String, _ payload: JSONValue = .object([])) -> Bool {
-        guard let table = service(WH_SERVICE_BUS, as: wh_bus_v1.self) else { return false }
-        return table.pointee.publish(raw, topic, payload.serialized) == 0
+    public enum BusFailure: Error, Equatable, CustomStringConvertible {
+        case unavailable, denied, invalidTopic, invalidPayload, tooLarge, flooded
+
+        init(status: Int64) {
+            switch Int(status) {
+            case Int(WH_BUS_DENIED): self = .denied
+            case Int(WH_BUS_INVALID_TOPIC): self = .invalidTopic
+            case Int(WH_BUS_TOO_LARGE): self = .tooLarge
+            case Int(WH_BUS_FLOODED): self = .flooded
+            default: self = .invalidPayload
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .unavailable: "no bus (the bus service is not granted)"
+            case .denied: "the manifest does not declare the topic"
+            case .invalidTopic: "the topic or pattern breaks the rules"
+            case .invalidPayload: "the payload is not UTF-8 JSON"
+            case .tooLarge: "the payload is over the bus's limit"
+            case .flooded: "too many events in a second: the host stopped the widget"
+            }
+        }
+    }
+
+    /// Publishes an event.
+    public func publish(_ topic: String, _ payload: JSONValue = .object([])) throws(BusFailure) {
+        guard let table = service(WH_SERVICE_BUS, as: wh_bus_v1.self) else { throw .unavailable }
+        let status = table.pointee.publish(raw, topic, payload.serialized)
+        guard status == 0 else { throw BusFailure(status: Int64(status)) }
     }
 
     /// Subscribes to a pattern; events arrive in `Widget.receive`.
-    @discardableResult
-    public func subscribe(_ pattern: String) -> Bool {
-        guard let table = service(WH_SERVICE_BUS, as: wh_bus_v1.self) else { return false }
-        return table.pointee.subscribe(raw, pattern) > 0
+    public func subscribe(_ pattern: String) throws(BusFailure) {
+        guard let table = service(WH_SERVICE_BUS, as: wh_bus_v1.self) else { throw .unavailable }
+        let id = table.pointee.subscribe(raw, pattern)
+        guard id > 0 else { throw BusFailure(status: id) }
+    }
+
+    public enum NavigationFailure: Error, Equatable, CustomStringConvertible {
+        case unavailable, malformedLink
+
+        public var description: String {
+            switch self {
+            case .unavailable: "no navigator (the navigator service is not granted)"
+            case .malformedLink: "the link does not parse"
+            }
+        }
     }
 
     /// Opens a screen: `widget://PLUGIN/SCREEN?key=value`.
-    @discardableResult
-    public func push(_ link: String) -> Bool {
-        guard let table = service(WH_SERVICE_NAVIGATOR, as: wh_navigator_v1.self) else { return false }
-        return table.pointee.push(raw, link) == 0
+    public func push(_ link: String) throws(NavigationFailure) {
+        guard let table = service(WH_SERVICE_NAVIGATOR, as: wh_navigator_v1.self) else { throw .unavailable }
+        guard table.pointee.push(raw, link) == 0 else { throw .malformedLink }
     }
 
-    @discardableResult
-    public func pop() -> Bool {
-        guard let table = service(WH_SERVICE_NAVIGATOR, as: wh_navigator_v1.self) else { return false }
-        return table.pointee.pop(raw) == 0
+    public func pop() throws(NavigationFailure) {
+        guard let table = service(WH_SERVICE_NAVIGATOR, as: wh_navigator_v1.self) else { throw .unavailable }
+        guard table.pointee.pop(raw) == 0 else { throw .malformedLink }
     }
 }
 
