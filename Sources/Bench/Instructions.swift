@@ -20,6 +20,13 @@ enum Instructions {
             for _ in 0..<10 { _ = try bus.subscribe("bench.tick") { _ in counter.increment() } }
             return { try? bus.publish("bench.tick", payload: "{}") }
         },
+        // The same with a payload of one field, which the bus must scan.
+        "bus10field": {
+            let bus = Bus()
+            let counter = Counter()
+            for _ in 0..<10 { _ = try bus.subscribe("bench.tick") { _ in counter.increment() } }
+            return { try? bus.publish("bench.tick", payload: #"{"n":1}"#) }
+        },
         "closures10": {
             let counter = Counter()
             let closures: [(BusEvent) -> Void] = (0..<10).map { _ in { _ in counter.increment() } }
@@ -134,6 +141,7 @@ enum Instructions {
         let binary = try strippedCopy(of: Children.readLink("/proc/self/exe"), in: farm.root)
         func ops(_ name: String) throws -> Double { try perOperation(name, binary: binary, effort: effort) }
         let bus = try ops("bus10"), closures = try ops("closures10"), center = try ops("notificationcenter10")
+        let busWithField = try ops("bus10field")
         let resolve = try ops("resolve"), dictionary = try ops("lockeddictionary"), direct = try ops("directcall")
         let slot = try ops("slot")
         // Listing: per plugin of a 100-plugin directory, warm, against
@@ -163,6 +171,8 @@ enum Instructions {
                         baseline: ("closure loop", closures), goal: 2),
             Measurement(group: "instructions", name: "bus publish, 10 subscribers", value: bus, unit: unit,
                         baseline: ("NotificationCenter", center), goal: 0.1),
+            Measurement(group: "instructions", name: "bus publish, 10 subscribers, payload {\"n\":1}", value: busWithField, unit: unit,
+                        baseline: ("closure loop", closures), note: "the rows above publish the default payload, {}"),
             Measurement(group: "instructions", name: "cached resolve", value: resolve, unit: unit,
                         baseline: ("locked dictionary + cast", dictionary), goal: 1.5),
             Measurement(group: "instructions", name: "cached resolve, through a slot", value: slot, unit: unit,

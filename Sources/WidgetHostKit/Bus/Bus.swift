@@ -7,16 +7,25 @@ import Synchronization
 public struct BusEvent: Sendable, Equatable {
     public let topic: String
     public let payload: String
+    /// Boxed: most events carry none, and a nil reference costs nothing to
+    /// copy where an empty existential costs a value-witness call.
+    private let boxed: Box?
+
+    private final class Box: Sendable {
+        let value: any Sendable
+        init(_ value: any Sendable) { self.value = value }
+    }
+
     /// What the payload says, as the host value it was written from, when
     /// the host made the event: a host subscriber uses it instead of parsing
     /// the payload back (the navigator takes a resolved screen so). Plugins
     /// and other subscribers see the payload; equality is the payload's.
-    public let value: (any Sendable)?
+    public var value: (any Sendable)? { boxed?.value }
 
     public init(topic: String, payload: String, value: (any Sendable)? = nil) {
         self.topic = topic
         self.payload = payload
-        self.value = value
+        boxed = value.map(Box.init)
     }
 
     public static func == (lhs: BusEvent, rhs: BusEvent) -> Bool {
@@ -88,16 +97,39 @@ public final class Bus: Sendable {
         /// subscription changes, and when it grows past `cacheLimit` topics.
         /// Only topics known to be valid get here.
         var cache: [String: [Subscriber]] = [:]
+        /// The last topic looked up and its subscribers: a topic published
+        /// again and again (a feed, a tick) is found by comparing it, not
+        /// by hashing it.
+        var lastTopic: String?
+        var lastSubscribers: [Subscriber] = []
         var queue = FIFOQueue<BusEvent>()
-        var delivering = false
-        /// The thread delivering, while one is.
-        var deliverer: pthread_t?
 
         static let cacheLimit = 1024
 
+        /// Who receives `topic`, if it was looked up since the subscriptions
+        /// last changed.
+        mutating func known(_ topic: String) -> [Subscriber]? {
+            if let lastTopic, lastTopic == topic { return lastSubscribers }
+            guard let known = cache[topic] else { return nil }
+            remember(topic, known)
+            return known
+        }
+
+        mutating func remember(_ topic: String, _ subscribers: [Subscriber]) {
+            lastTopic = topic
+            lastSubscribers = subscribers
+        }
+
+        /// The subscriptions changed: every answer is forgotten.
+        mutating func forget() {
+            cache.removeAll(keepingCapacity: true)
+            lastTopic = nil
+            lastSubscribers = []
+        }
+
         /// Who receives `topic`, in subscription order.
         mutating func subscribers(for topic: String) -> [Subscriber] {
-            if let known = cache[topic] { return known }
+            if let known = known(topic) { return known }
             let exact = self.exact[topic] ?? []
             var all = exact
             if !wildcard.isEmpty {
@@ -106,24 +138,25 @@ public final class Bus: Sendable {
             }
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[topic] = all
+            remember(topic, all)
             return all
         }
 
         var waiting: Int { queue.count }
-
-        var onDeliveringThread: Bool {
-            deliverer.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-        }
-    }
-
-    /// What the delivering thread does next.
-    private enum Step {
-        case deliver(BusEvent, [Subscriber])
-        case handOff
-        case idle
     }
 
     private let state = Locked(State())
+    /// Whether a thread is delivering (`Flow.delivering`) and how many
+    /// events wait in `State.queue` (the rest of the bits). Publishers change
+    /// it only under the state's lock, the deliverer without it: so a
+    /// delivery that finds nothing waiting ends with one compare-and-swap,
+    /// and a publish on an idle bus takes the lock once.
+    private let flow = Atomic<UInt64>(0)
+    private enum Flow {
+        static let delivering: UInt64 = 1 << 63
+    }
+    /// The thread delivering (`pthread_self()`, an integer here), or 0.
+    private let deliverer = Atomic<UInt>(0)
     private let onHandlerError: @Sendable (BusEvent, any Error) -> Void
     private let queueLimit: Int
     private let dispatcher = DispatchQueue(label: "widget-host.bus")
@@ -149,7 +182,7 @@ public final class Bus: Sendable {
             } else {
                 state.exact[pattern, default: []].append(subscriber)
             }
-            state.cache.removeAll(keepingCapacity: true)
+            state.forget()
             return Subscription(id: subscriber.id)
         }
     }
@@ -166,8 +199,8 @@ public final class Bus: Sendable {
                 state.exact[found.pattern]?.removeAll(where: matches)
                 if state.exact[found.pattern]?.isEmpty == true { state.exact[found.pattern] = nil }
             }
-            state.cache.removeAll(keepingCapacity: true)
-            return (found, state.onDeliveringThread)
+            state.forget()
+            return (found, deliverer.load(ordering: .acquiring) == pthread_self())
         }
         // Another thread may be inside this handler right now: wait for it to
         // leave. The delivering thread itself never waits (it may be
@@ -205,23 +238,29 @@ public final class Bus: Sendable {
     /// again costs one hash lookup instead of a grammar check.
     private func admit(_ event: BusEvent, fromHost: Bool) throws(BusError) {
         let admission: Admission = state.withLock { state in
-            let known = state.cache[event.topic]
+            let known = state.known(event.topic)
             if known == nil, !fromHost, let problem = Topic.problem(with: event.topic) { return .refused(problem) }
-            guard !state.delivering else {
-                if !fromHost && state.waiting >= queueLimit {
-                    return .refused("the bus is full: \(queueLimit) events are waiting for delivery; this one was not queued")
+            // Under the lock only the deliverer changes `flow` meanwhile: it
+            // takes an event off the queue, or stops when none is left.
+            while true {
+                let word = flow.load(ordering: .acquiring)
+                if word & Flow.delivering != 0 {
+                    if !fromHost && state.waiting >= queueLimit {
+                        return .refused("the bus is full: \(queueLimit) events are waiting for delivery; this one was not queued")
+                    }
+                    guard flow.compareExchange(expected: word, desired: word + 1, ordering: .acquiringAndReleasing).exchanged else { continue }
+                    state.queue.append(event)
+                    return .queued
                 }
-                state.queue.append(event)
-                return .queued
+                guard flow.compareExchange(expected: word, desired: Flow.delivering, ordering: .acquiringAndReleasing).exchanged else { continue }
+                return .deliver(known ?? state.subscribers(for: event.topic))
             }
-            state.delivering = true
-            state.deliverer = pthread_self()
-            return .deliver(known ?? state.subscribers(for: event.topic))
         }
         switch admission {
         case .queued: return
         case let .refused(problem): throw BusError(problem)
         case let .deliver(subscribers):
+            deliverer.store(pthread_self(), ordering: .releasing)
             deliver(event, to: subscribers)
             drain(budget: Self.deliveryBudget - 1)
         }
@@ -232,30 +271,32 @@ public final class Bus: Sendable {
     private func drain(budget: Int?) {
         var delivered = 0
         while true {
-            let step: Step = state.withLock { state in
-                guard !state.queue.isEmpty else {
-                    state.delivering = false
-                    state.deliverer = nil
-                    return .idle
+            let word = flow.load(ordering: .acquiring)
+            if word == Flow.delivering {
+                deliverer.store(0, ordering: .releasing)
+                guard flow.compareExchange(expected: word, desired: 0, ordering: .acquiringAndReleasing).exchanged else {
+                    // A publisher queued an event meanwhile: deliver it too.
+                    deliverer.store(pthread_self(), ordering: .releasing)
+                    continue
                 }
-                if let budget, delivered >= budget {
-                    state.deliverer = nil
-                    return .handOff
+                return
+            }
+            if let budget, delivered >= budget {
+                deliverer.store(0, ordering: .releasing)
+                dispatcher.async {
+                    self.deliverer.store(pthread_self(), ordering: .releasing)
+                    self.drain(budget: nil)
                 }
-                state.deliverer = pthread_self()
+                return
+            }
+            // The publisher that counted this event queued it under the lock.
+            let (event, subscribers) = state.withLock { state in
                 let event = state.queue.popFirst()!
-                return .deliver(event, state.subscribers(for: event.topic))
+                return (event, state.subscribers(for: event.topic))
             }
-            switch step {
-            case let .deliver(event, subscribers):
-                deliver(event, to: subscribers)
-                delivered += 1
-            case .handOff:
-                dispatcher.async { self.drain(budget: nil) }
-                return
-            case .idle:
-                return
-            }
+            flow.subtract(1, ordering: .releasing)
+            deliver(event, to: subscribers)
+            delivered += 1
         }
     }
 
@@ -266,7 +307,7 @@ public final class Bus: Sendable {
     @discardableResult
     public func waitUntilIdle(seconds: Double = 30) -> Bool {
         let deadline = Self.monotonicSeconds() + seconds
-        while state.withLock({ $0.delivering }) {
+        while flow.load(ordering: .acquiring) & Flow.delivering != 0 {
             guard Self.monotonicSeconds() < deadline else { return false }
             usleep(1000)
         }
@@ -284,10 +325,14 @@ public final class Bus: Sendable {
     }
 
     private func deliver(_ event: BusEvent, to subscribers: [Subscriber]) {
-        for subscriber in subscribers {
-            running.store(subscriber.id, ordering: .sequentiallyConsistent)
-            guard subscriber.active.load(ordering: .sequentiallyConsistent) else { continue }
-            do { try subscriber.handler(event) } catch { onHandlerError(event, error) }
+        // Through the buffer: the array keeps every subscriber alive, so each
+        // is borrowed, not retained and released, on the way to its handler.
+        subscribers.withUnsafeBufferPointer { subscribers in
+            for index in subscribers.indices {
+                running.store(subscribers[index].id, ordering: .sequentiallyConsistent)
+                guard subscribers[index].active.load(ordering: .sequentiallyConsistent) else { continue }
+                do { try subscribers[index].handler(event) } catch { onHandlerError(event, error) }
+            }
         }
         running.store(0, ordering: .sequentiallyConsistent)
     }

@@ -11,11 +11,18 @@
 enum JSONValidator {
     /// Nil if `text` is valid JSON, else why not.
     static func problem(in text: String, maxDepth: Int = JSONParser.defaultMaxDepth) -> String? {
-        var text = text
-        if text.withUTF8({ bytes in
-            var scan = Scan(bytes: bytes, maxDepth: maxDepth)
-            return scan.isCertainlyValid()
-        }) { return nil }
+        // `publish`'s default payload, which most notices carry (a tick, a
+        // "changed"): valid at a glance, without setting up a scan.
+        if text.utf8.count == 2 && text == "{}" { return nil }
+        // The bytes in place (a native string's are contiguous): no copy of
+        // the string to make it so, as `withUTF8` on a `var` would need.
+        let certain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: Scan.keysHeld) { keys in
+                var scan = Scan(bytes: bytes, keys: keys, maxDepth: maxDepth)
+                return scan.isCertainlyValid()
+            }
+        }
+        if certain == true { return nil }
         do {
             _ = try JSONParser.parse(text, maxDepth: maxDepth)
             return nil
@@ -32,13 +39,18 @@ enum JSONValidator {
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         var index = 0
-        /// The keys of the objects being scanned, innermost last, as byte ranges.
-        var keys: [Range<Int>] = []
+        /// The keys of the objects being scanned, innermost last, as byte
+        /// ranges: `keyCount` of them, on the stack (a heap array cost more
+        /// than scanning a small payload). More than fit: the parser judges.
+        let keys: UnsafeMutableBufferPointer<Range<Int>>
+        var keyCount = 0
 
         static let keysCompared = 16
+        static let keysHeld = 64
 
-        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        init(bytes: UnsafeBufferPointer<UInt8>, keys: UnsafeMutableBufferPointer<Range<Int>>, maxDepth: Int) {
             self.bytes = bytes
+            self.keys = keys
             self.maxDepth = maxDepth
         }
 
@@ -70,8 +82,8 @@ enum JSONValidator {
         private mutating func object(depth: Int) throws(Unsure) {
             guard depth <= maxDepth else { throw Unsure() }
             index += 1
-            let base = keys.count
-            defer { keys.removeSubrange(base...) }
+            let base = keyCount
+            defer { keyCount = base }
             skipSpace()
             if take(UInt8(ascii: "}")) { return }
             while true {
@@ -80,9 +92,10 @@ enum JSONValidator {
                 let (key, plain) = try string()
                 // Only plain ASCII keys are compared here, so that equal bytes
                 // mean equal keys under any comparison the parser makes.
-                guard plain, keys.count - base < Self.keysCompared else { throw Unsure() }
-                for other in keys[base...] where bytes[other].elementsEqual(bytes[key]) { throw Unsure() }
-                keys.append(key)
+                guard plain, keyCount - base < Self.keysCompared, keyCount < keys.count else { throw Unsure() }
+                for other in keys[base..<keyCount] where bytes[other].elementsEqual(bytes[key]) { throw Unsure() }
+                keys.initializeElement(at: keyCount, to: key)
+                keyCount += 1
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { throw Unsure() }
                 skipSpace()
