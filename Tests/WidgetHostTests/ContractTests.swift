@@ -109,6 +109,17 @@ struct ContractTests {
         #expect(market.requests(CryptoMarket.pricePath) == 1, "Crypto fetched once, for the ticker")
     }
 
+    @Test("info names the contracts a plugin provides and requires")
+    func info() throws {
+        let crypto = try TestSupport.runHost(["info", "crypto"])
+        #expect(crypto.stdout.contains("contracts:") && crypto.stdout.contains("provides: org.widgethost.crypto.price/1; requires: none"),
+                "\(crypto)")
+        let ticker = try TestSupport.runHost(["info", "ticker"])
+        #expect(ticker.stdout.contains("provides: none; requires: org.widgethost.crypto.price/1"), "\(ticker)")
+        let checkout = try TestSupport.runHost(["info", "checkout"])
+        #expect(!checkout.stdout.contains("contracts:"), "\(checkout)")
+    }
+
     @Test("without a provider installed, Ticker shows why instead of a price")
     func tickerWithoutCrypto() throws {
         let ticker = try Kit.candidate(TestSupport.productsDirectory + "/libTickerPlugin.so")

@@ -63,6 +63,9 @@ enum InfoCommand {
             }
             rows.append(["services:", "required: \(list(manifest.requiredServices)); optional: \(list(manifest.optionalServices))"])
             rows.append(["topics:", "publish: \(list(manifest.publishes)); subscribe: \(list(manifest.subscribes))"])
+            if !manifest.providedContracts.isEmpty || !manifest.requiredContracts.isEmpty {
+                rows.append(["contracts:", "provides: \(list(manifest.providedContracts)); requires: \(list(manifest.requiredContracts))"])
+            }
         }
         return TextTable(rows: rows).render()
     }
