@@ -62,10 +62,14 @@ public struct Discovery: Sendable {
         var plugins: [PluginCandidate] = []
         for directory in searchPath.directories {
             do {
-                let canonical = try Self.canonical(directory.path)
-                for entry in try Self.sharedObjects(in: directory.path) {
-                    plugins.append(inspect(path: join(directory.path, entry.name), canonicalDirectory: entry.isRegular ? canonical : nil,
-                                           safety: &safety))
+                // Held open for the scan: its canonical path and its files'
+                // stats come from the kernel's handle, not by walking the
+                // path again for each.
+                let open = try OpenDirectory(directory.path)
+                let canonical = try open.canonicalPath()
+                for entry in open.entries() where entry.isSharedObject {
+                    plugins.append(inspect(path: join(directory.path, entry.name), in: (open, entry.name),
+                                           canonicalDirectory: entry.isRegular ? canonical : nil, safety: &safety))
                 }
             } catch {
                 if directory.explicit || error.code != ENOENT {
@@ -80,19 +84,24 @@ public struct Discovery: Sendable {
     /// Inspects one file as discovery would.
     public func inspect(path: String) -> PluginCandidate {
         var safety = FileSafety()
-        return inspect(path: path, canonicalDirectory: nil, safety: &safety)
+        return inspect(path: path, in: nil, canonicalDirectory: nil, safety: &safety)
     }
 
     /// `canonicalDirectory` is given when the directory listing says the
     /// file is a regular file (not a link), so its safety follows from its
     /// own stat and its directory's.
-    private func inspect(path: String, canonicalDirectory: String?, safety: inout FileSafety) -> PluginCandidate {
+    private func inspect(
+        path: String, in directory: (open: OpenDirectory, name: String)?, canonicalDirectory: String?, safety: inout FileSafety
+    ) -> PluginCandidate {
         var status = stat()
         // withCString: passing the String itself copies it into a new array.
-        if path.withCString({ stat($0, &status) }) != 0 {
+        let found = directory.map { $0.open.stat($0.name, &status, following: true) } ?? path.withCString { stat($0, &status) }
+        if found != 0 {
             let reason = switch errno {
             case ELOOP: "symbolic link loop"
-            case ENOENT: lstat(path, &status) == 0 ? "broken symbolic link" : "no such file"
+            case ENOENT:
+                (directory.map { $0.open.stat($0.name, &status, following: false) } ?? lstat(path, &status)) == 0
+                    ? "broken symbolic link" : "no such file"
             case let code: "cannot stat: \(String(cString: strerror(code)))"
             }
             return PluginCandidate(path: path, manifest: nil, status: .rejected(reason))
@@ -165,21 +174,21 @@ public struct Discovery: Sendable {
         let name: String
         /// The listing says a regular file: not a link, FIFO or device.
         let isRegular: Bool
-    }
 
-    /// Entries ending in `.so` in `directory`, sorted so results are stable.
-    static func sharedObjects(in directory: String) throws(SystemError) -> [Entry] {
-        try listing(of: directory).filter { $0.name.utf8.count > 3 && $0.name.utf8.reversed().starts(with: "os.".utf8) }
+        /// Ends in `.so`, with a name before it.
+        var isSharedObject: Bool { name.utf8.count > 3 && name.utf8.reversed().starts(with: "os.".utf8) }
     }
 
     /// The names in `directory` but . and .., sorted.
     static func entries(in directory: String) throws(SystemError) -> [String] {
-        try listing(of: directory).map(\.name)
-    }
-
-    private static func listing(of directory: String) throws(SystemError) -> [Entry] {
         guard let stream = opendir(directory) else { throw SystemError(code: errno) }
         defer { closedir(stream) }
+        return entries(of: stream).map(\.name)
+    }
+
+    /// The entries of an open directory stream but . and .., sorted so that
+    /// results are stable.
+    static func entries(of stream: OpaquePointer) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(64)
         while let entry = readdir(stream) {
@@ -195,6 +204,55 @@ public struct Discovery: Sendable {
         guard let real = realpath(directory, nil) else { throw SystemError(code: errno) }
         defer { free(real) }
         return String(cString: real)
+    }
+}
+
+/// A directory held open for one scan: one descriptor serves its canonical
+/// path, its listing and its files' stats, so no path is walked twice.
+final class OpenDirectory {
+    let path: String
+    private let stream: OpaquePointer
+    private let fd: Int32
+
+    init(_ path: String) throws(SystemError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError(code: errno) }
+        guard let stream = fdopendir(fd) else {
+            let code = errno
+            close(fd)
+            throw SystemError(code: code)
+        }
+        self.path = path
+        self.stream = stream
+        self.fd = fd
+    }
+
+    deinit { closedir(stream) }
+
+    /// What the path resolves to, as the kernel holds it (one readlink, where
+    /// realpath would lstat each component); realpath where /proc is absent.
+    func canonicalPath() throws(SystemError) -> String {
+        let link = "/proc/self/fd/" + String(fd)
+        let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer in
+            let count = readlink(link, buffer.baseAddress!, buffer.count)
+            guard count > 0 else { return "" }
+            return UnsafeRawBufferPointer(start: buffer.baseAddress, count: count).withMemoryRebound(to: UInt8.self) {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        // A directory removed since it was opened reads "... (deleted)".
+        guard text.hasPrefix("/"), !text.hasSuffix(" (deleted)") else { return try Discovery.canonical(path) }
+        return text
+    }
+
+    /// Its entries but . and .., sorted; once per instance.
+    func entries() -> [Discovery.Entry] {
+        Discovery.entries(of: stream)
+    }
+
+    /// fstatat of an entry, following a symbolic link or not; 0, or -1 with errno.
+    func stat(_ name: String, _ status: inout stat, following: Bool) -> Int32 {
+        name.withCString { fstatat(fd, $0, &status, following ? 0 : AT_SYMLINK_NOFOLLOW) }
     }
 }
 

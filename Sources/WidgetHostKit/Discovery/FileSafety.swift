@@ -10,10 +10,10 @@ import Glibc
 /// member, as Debian's user-private-groups give every user).
 struct FileSafety {
     private let user = geteuid()
-    private var verdicts: [String: String?] = [:]
-    /// The chain judged last: a scan asks for one directory's files in a
-    /// row, so most asks are answered without hashing the path.
-    private var lastChain: (directory: String, verdict: String?)?
+    private var verdicts: [String: String?] = Dictionary(minimumCapacity: 16)
+    /// Each directory's whole chain, judged: a scan has a few directories,
+    /// asked for file after file, so comparing beats hashing.
+    private var chains: [(directory: String, verdict: String?)] = []
 
     /// Why `path` is unsafe to load, or nil if it is safe. Both the path as
     /// given and the file it resolves to are checked: a symlink in a
@@ -42,18 +42,12 @@ struct FileSafety {
 
     /// A canonical directory and all above it, judged once per directory.
     private mutating func checkChain(_ directory: String) -> String? {
-        if let last = lastChain, last.directory == directory { return last.verdict }
-        let key = directory + "/*"
-        if let verdict = verdicts[key] {
-            lastChain = (directory, verdict)
-            return verdict
-        }
+        if let known = chains.last(where: { $0.directory == directory }) { return known.verdict }
         var verdict = checkDirectory(directory)
         for ancestor in Self.ancestors(of: directory) where verdict == nil {
             verdict = checkDirectory(ancestor)
         }
-        verdicts[key] = verdict
-        lastChain = (directory, verdict)
+        chains.append((directory, verdict))
         return verdict
     }
 
