@@ -100,16 +100,18 @@ final class CryptoWidget: Widget {
 
     /// The contract other widgets may ask (contract.h; declared in the
     /// manifest's "contracts.provides"): the Bitcoin price as this widget
-    /// knows it. A provider started just to answer fetches its first price
-    /// then, and asks for a render when it lands, as for its own screen.
+    /// knows it. Asking keeps the price fresh as showing the price screen
+    /// does: the first ask fetches, later ones refresh every `refreshSeconds`,
+    /// and the clock wakes the host when the next is due, so the asker is
+    /// drawn again and asks again.
     static let priceContract = "org.widgethost.crypto.price/1"
 
     func query(_ id: String) throws(WidgetError) -> String {
         guard id == Self.priceContract else { throw .unknownQuery(id) }
         collect()
+        refreshIfDue([.market], now: host.nowMilliseconds ?? 0)
         let state = feeds[.market] ?? FeedState()
-        if state.settledAt == nil && state.fetching == nil { fetch([.market], awaited: false) }
-        let fetching = feeds[.market]?.fetching != nil
+        let fetching = state.fetching != nil
         let answer: JSONValue = [
             "currency": "USD",
             "price": state.lastGood.map { .string("\($0.price)") } ?? .null,
