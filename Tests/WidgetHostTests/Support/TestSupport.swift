@@ -42,6 +42,7 @@ enum TestSupport {
         ("libCryptoPlugin.so", "org.widgethost.crypto", "crypto"),
         ("libCheckoutPlugin.so", "org.widgethost.checkout", "checkout"),
         ("libTripsPlugin.so", "org.widgethost.trips", "trips"),
+        ("libTickerPlugin.so", "org.widgethost.ticker", "ticker"),
     ]
 
     // MARK: Running widget-host
