@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PluginABI
 import Testing
 @testable import WidgetHostKit
 
@@ -73,6 +74,22 @@ struct IsolationHostileCorpusTests {
         let run = try Kit.Home().run(["launch", "hostile", "--plugin-dir", directory, "--once", "--format", "json"] + (isolated ? ["--isolate"] : []))
         #expect(try Kit.screen(run)["view"]?["text"]?.string == "http status \(WH_HTTP_UNREACHABLE_VALUE)", "\(run)")
         #expect(run.stderr.contains("denied GET http://127.0.0.1:9/: 127.0.0.1 is not among the hosts its manifest declares (allowed.example)"), "\(run)")
+    }
+
+    @Test("a manifest that declares no hosts reaches none: the listener sees nothing, http/3 answers denied, http/1 as before",
+          arguments: [(false, WH_SERVICE_HTTP_3), (true, WH_SERVICE_HTTP_3), (false, WH_SERVICE_HTTP), (true, WH_SERVICE_HTTP)])
+    func noHostsReachesNone(_ isolated: Bool, _ service: String) throws {
+        let listener = try LoopbackHTTPServer(always: .ok("secret"))
+        defer { listener.stop() }
+        let url = listener.url("/secret")
+        let directory = try Kit.hostileDirectory("http-no-hosts-\(service.last!)-\(listener.port)",
+                                                 defines: ["-DHTTP_IN_RENDER", "-DHTTP_NO_HOSTS", "-DHTTP_URL=\"\(url)\"",
+                                                           "-DHTTP_SERVICE_ID=\"\(service)\""])
+        let run = try Kit.Home().run(["launch", "hostile", "--plugin-dir", directory, "--once", "--format", "json"] + (isolated ? ["--isolate"] : []))
+        let status = service == WH_SERVICE_HTTP_3 ? WH_HTTP_DENIED : WH_HTTP_UNREACHABLE_VALUE
+        #expect(try Kit.screen(run)["view"]?["text"]?.string == "http status \(status)", "\(run)")
+        #expect(listener.requests.isEmpty, "a plugin that declares no hosts reached the listener")
+        #expect(run.stderr.contains("denied GET \(url): 127.0.0.1 is not among the hosts its manifest declares (none)"), "\(run)")
     }
 }
 

@@ -61,6 +61,10 @@ struct IsolationSettingsTests {
         #expect(HTTPAllowList.allows(["127.0.0.1"], host: "127.0.0.1"))
         #expect(HTTPAllowList.allows(["[::1]"], host: "::1"))
         #expect(!HTTPAllowList.allows([], host: "api.coinbase.com"))
+        #expect(HTTPAllowList.allows(["*"], host: "anything.example"))
+        #expect(HTTPAllowList.problem(with: "*") == nil)
+        #expect(HTTPAllowList.problem(with: "*.") != nil)
+        #expect(HTTPAllowList.problem(with: "**") != nil)
     }
 
     @Test("a manifest may declare http hosts; a bad one is refused with its reason", arguments: [
@@ -77,29 +81,30 @@ struct IsolationSettingsTests {
         do {
             let manifest = try Manifest(bytes: Array(text.utf8))
             #expect(problem == nil, "accepted: \(field)")
-            #expect(manifest.httpHosts != nil)
+            #expect(manifest.httpHosts.count == (field.contains("[]") ? 0 : 2))
         } catch {
             #expect(problem.map { error.description.contains($0) } == true, "\(error)")
         }
     }
 
-    @Test("a manifest without http hosts may reach any host, as before the field existed")
+    @Test("a manifest without http hosts reaches none; one that says \"*\" reaches any")
     func undeclaredHosts() throws {
         let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
                 + #""version": "1.0.0", "screens": [{"id": "main"}]}"#).utf8))
-        #expect(manifest.httpHosts == nil)
-        let recorder = LogRecorder()
-        #expect(HTTPAllowList.denial(of: "https://anywhere.example/x", for: manifest, log: HostLog(threshold: .debug, sink: recorder.sink)) == nil)
-        #expect(recorder.recorded.contains { $0.contains("declares no http.hosts, so any host is allowed") })
+        #expect(manifest.httpHosts == [])
+        #expect(HTTPAllowList.denial(of: "https://anywhere.example/x", for: manifest)
+            == "denied GET https://anywhere.example/x: anywhere.example is not among the hosts its manifest declares (none)")
+        let open = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
+                + #""version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["*"]}}"#).utf8))
+        #expect(HTTPAllowList.denial(of: "https://anywhere.example/x", for: open) == nil)
     }
 
     @Test("a GET to an undeclared host is denied and says which hosts are declared")
     func deniedHost() throws {
         let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
                 + #""version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["api.example.com"]}}"#).utf8))
-        let log = HostLog(threshold: .error)
-        #expect(HTTPAllowList.denial(of: "https://api.example.com/v1", for: manifest, log: log) == nil)
-        #expect(HTTPAllowList.denial(of: "https://evil.example/steal?k=1", for: manifest, log: log)
+        #expect(HTTPAllowList.denial(of: "https://api.example.com/v1", for: manifest) == nil)
+        #expect(HTTPAllowList.denial(of: "https://evil.example/steal?k=1", for: manifest)
             == "denied GET https://evil.example/steal?k=1: evil.example is not among the hosts its manifest declares (api.example.com)")
     }
 
@@ -112,11 +117,10 @@ struct IsolationSettingsTests {
         let url = template.replacingOccurrences(of: "PORT", with: String(server.port))
         let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "#
                 + #""version": "1.0.0", "screens": [{"id": "main"}], "http": {"hosts": ["localhost"]}}"#).utf8))
-        let log = HostLog(threshold: .error)
         // Whatever the client makes of the URL, nothing may reach 127.0.0.1.
-        _ = try? HTTPClient().get(url, timeout: 5) { HTTPAllowList.denial(of: $0, for: manifest, log: log) }
+        _ = try? HTTPClient().get(url, timeout: 5) { HTTPAllowList.denial(of: $0, for: manifest) }
         #expect(server.requests.isEmpty, "\(url) reached a host its manifest does not declare")
-        #expect(HTTPAllowList.denial(of: url, for: manifest, log: log)?.contains("127.0.0.1 is not among the hosts") == true)
+        #expect(HTTPAllowList.denial(of: url, for: manifest)?.contains("127.0.0.1 is not among the hosts") == true)
     }
 
     @Test("the host of a URL is read as libcurl reads it")
@@ -129,6 +133,6 @@ struct IsolationSettingsTests {
         let manifest = try Manifest(bytes: Array((#"{"abi": "1.0", "id": "org.example.web", "name": "Web", "version": "1.0.0", "#
                 + #""screens": [{"id": "main"}], "http": {"hosts": ["localhost"]}}"#).utf8))
         let long = "http://" + String(repeating: "a", count: 2000) + ".example/"
-        #expect(HTTPAllowList.denial(of: long, for: manifest, log: HostLog(threshold: .error)) == "denied GET \(long): its host cannot be read")
+        #expect(HTTPAllowList.denial(of: long, for: manifest) == "denied GET \(long): its host cannot be read")
     }
 }

@@ -7,6 +7,8 @@ enum PriceError: Error, Equatable, Sendable {
     case badURL(String)
     /// No connection, and why when the host said (refused, no DNS, no route).
     case unreachable(cause: String?)
+    /// The host refused the URL's host: the manifest does not grant it.
+    case denied(host: String)
     case timeout(milliseconds: UInt32)
     /// A connection that broke off: a disconnect or a response cut short.
     case connectionFailed
@@ -27,6 +29,7 @@ enum PriceError: Error, Equatable, Sendable {
         case .noNetworkService: "noNetwork"
         case .badURL: "badURL"
         case .unreachable: "unreachable"
+        case .denied: "denied"
         case .timeout: "timeout"
         case .connectionFailed: "connectionFailed"
         case .status: "httpStatus"
@@ -47,6 +50,7 @@ enum PriceError: Error, Equatable, Sendable {
         case let .badURL(url): "not an http or https URL: \(url)"
         case let .unreachable(cause?): "could not connect to the server: \(cause)"
         case .unreachable(nil): "could not connect to the server (refused, no route or unknown host; WIDGET_HOST_LOG=info says which)"
+        case let .denied(host): "denied: the widget's manifest does not grant \(host), so the host did not connect"
         case let .timeout(milliseconds): "no answer within \(Self.seconds(milliseconds))"
         case .connectionFailed: "the connection broke off before the response was complete"
         case let .status(code, message):

@@ -41,6 +41,7 @@ struct HostHTTPSource: PriceSource {
         case .badURL: .badURL(url)
         case .unreachable: .unreachable(cause: nil)
         case .refused, .hostNotFound, .noRoute: .unreachable(cause: failure.description)
+        case .denied: .denied(host: URL(string: url)?.host ?? url)
         case .timeout: .timeout(milliseconds: timeoutMilliseconds)
         case .tooLarge: .tooLarge(limit: maxBytes)
         case .failed: .connectionFailed

@@ -133,6 +133,8 @@ public struct Host: @unchecked Sendable {
         case unavailable, badURL, unreachable, timeout, tooLarge, failed
         /// Why no connection was made, where the host says (http/2).
         case refused, hostNotFound, noRoute
+        /// The manifest does not grant the URL's host; nothing was sent (http/3).
+        case denied
 
         public var description: String {
             switch self {
@@ -145,14 +147,16 @@ public struct Host: @unchecked Sendable {
             case .refused: "connection refused"
             case .hostNotFound: "the host name could not be resolved"
             case .noRoute: "no route to the host"
+            case .denied: "denied: the manifest does not grant this host (its \"http\": {\"hosts\": [...]})"
             }
         }
     }
 
     /// GETs `url`, blocking this thread: call it inside `background`.
     public func get(_ url: String, timeoutMilliseconds: UInt32 = 0, maxBytes: UInt64 = 0) throws(HTTPFailure) -> HTTPResponse {
-        // http/2 names why a connection failed; http/1 is the fallback.
-        guard let table = service(WH_SERVICE_HTTP_2, as: wh_http_v2.self) ?? service(WH_SERVICE_HTTP, as: wh_http_v1.self) else {
+        // http/3 says denied, http/2 names why a connection failed; http/1 is the fallback. The tables are one type.
+        guard let table = service(WH_SERVICE_HTTP_3, as: wh_http_v3.self) ?? service(WH_SERVICE_HTTP_2, as: wh_http_v2.self)
+            ?? service(WH_SERVICE_HTTP, as: wh_http_v1.self) else {
             throw .unavailable
         }
         let sink = Sink()
@@ -166,6 +170,7 @@ public struct Host: @unchecked Sendable {
         case Int(WH_HTTP_REFUSED): throw .refused
         case Int(WH_HTTP_HOST_NOT_FOUND): throw .hostNotFound
         case Int(WH_HTTP_NO_ROUTE): throw .noRoute
+        case Int(WH_HTTP_DENIED): throw .denied
         default: throw .failed
         }
     }

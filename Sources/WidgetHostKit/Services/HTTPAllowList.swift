@@ -4,11 +4,13 @@ import HostShim
 /// `allowed_hosts`: `"http": {"hosts": ["api.coinbase.com", "*.kraken.com"]}`.
 /// A pattern is a host name, an IP address, or `*.` and a domain, which
 /// matches the domain's subdomains (not the domain itself); any port.
-/// Names compare without case. A manifest without the field may reach any
-/// host, as plugins built before it could; an empty list reaches none.
+/// Names compare without case. A manifest without the field, like an empty
+/// list, reaches no host; `"*"` alone reaches any host, and every place that
+/// shows a plugin's grants flags it.
 public enum HTTPAllowList {
     /// Why `pattern` is not a host pattern, or nil if it is.
     public static func problem(with pattern: String) -> String? {
+        if pattern == anyHost { return nil }
         var name = Substring(pattern)
         if name.hasPrefix("*.") { name = name.dropFirst(2) }
         if name.hasPrefix("[") && name.hasSuffix("]") && name.count > 2 {
@@ -22,23 +24,22 @@ public enum HTTPAllowList {
         return nil
     }
 
+    /// The pattern that matches every host.
+    public static let anyHost = "*"
+
     public static func allows(_ patterns: [String], host: String) -> Bool {
         let host = host.lowercased()
         return patterns.contains { pattern in
             let pattern = pattern.lowercased()
+            if pattern == anyHost { return true }
             if pattern.hasPrefix("*.") { return host.hasSuffix(pattern.dropFirst(1)) }
             return host == pattern || "[\(host)]" == pattern
         }
     }
 
     /// Why the plugin may not GET `url`, or nil if it may.
-    static func denial(of url: String, for manifest: Manifest, log: HostLog) -> String? {
-        guard let hosts = manifest.httpHosts else {
-            if undeclared.withLock({ $0.insert(manifest.id.value).inserted }) {
-                log.log(.info, manifest.id.value, "its manifest declares no http.hosts, so any host is allowed")
-            }
-            return nil
-        }
+    static func denial(of url: String, for manifest: Manifest) -> String? {
+        let hosts = manifest.httpHosts
         guard let host = host(of: url), !host.isEmpty else {
             // A URL the client will not try is its to refuse, with its own
             // reason; one it would try but whose host cannot be read here is
@@ -58,6 +59,4 @@ public enum HTTPAllowList {
         guard wh_shim_url_host(url, &host, host.count) == 0 else { return nil }
         return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-
-    private static let undeclared = Locked<Set<String>>([])
 }

@@ -1,16 +1,18 @@
 import PluginABI
 
-/// "widget-host.http/1" and "widget-host.http/2" (services/http.h): GET,
-/// within the hosts the manifest declares, on every redirect hop. The two
-/// differ only in how a failed connection is answered: http/2 names why.
+/// "widget-host.http/1", "/2" and "/3" (services/http.h): GET, within the
+/// hosts the manifest declares, on every redirect hop. They differ only in
+/// how a failure is answered: http/2 names why no connection was made, and
+/// http/3 also answers a denied host as denied.
 enum HTTPService {
     /// The most a plugin may ask for, whatever its max_bytes.
     static let maxBytes = 64 << 20
 
     static let get = getFunction(WH_SERVICE_HTTP, namesCauses: false)
     static let get2 = getFunction(WH_SERVICE_HTTP_2, namesCauses: true)
+    static let get3 = getFunction(WH_SERVICE_HTTP_3, namesCauses: true, answersDenied: true)
 
-    private static func getFunction(_ service: String, namesCauses: Bool) -> ServiceFunction {
+    private static func getFunction(_ service: String, namesCauses: Bool, answersDenied: Bool = false) -> ServiceFunction {
         ServiceFunction(service: service, name: "get", arguments: [.text, .int, .int], writesOutput: true, runs: .offReader,
                         fallback: Int64(WH_HTTP_FAILED)) { context, arguments, out in
             let url = arguments.text(0)!, timeout = arguments.int(1), asked = arguments.int(2)
@@ -18,7 +20,7 @@ enum HTTPService {
             let limit = min(asked == 0 ? HTTPClient.defaultMaxBytes : Int(clamping: asked), maxBytes, out!.limit)
             do {
                 let response = try context.http.get(url, timeout: seconds, maxBytes: limit) {
-                    HTTPAllowList.denial(of: $0, for: context.manifest, log: context.hostLog)
+                    HTTPAllowList.denial(of: $0, for: context.manifest)
                 }
                 _ = out!.write(response.body)
                 return Int64(response.status)
@@ -30,7 +32,7 @@ enum HTTPService {
                     context.log.info("GET \(url): \(failure)")
                 }
                 switch failure {
-                case .denied: return Int64(WH_HTTP_UNREACHABLE)
+                case .denied: return Int64(answersDenied ? WH_HTTP_DENIED : WH_HTTP_UNREACHABLE)
                 case .badURL: return Int64(WH_HTTP_BAD_URL)
                 case let .unreachable(cause, _): return namesCauses ? status(cause) : Int64(WH_HTTP_UNREACHABLE)
                 case .timeout: return Int64(WH_HTTP_TIMEOUT)
@@ -60,5 +62,11 @@ enum HTTPService {
         get: { host, url, timeout, maxBytes, out in
             guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
             return Int32(clamping: get2.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
+        }))
+
+    static let description3 = ServiceDescription(WH_SERVICE_HTTP_3, [get3], table: wh_http_v3(
+        get: { host, url, timeout, maxBytes, out in
+            guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
+            return Int32(clamping: get3.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
         }))
 }

@@ -7,7 +7,7 @@ import PluginABI
 enum ServiceCatalog {
     static let all: [ServiceDescription] = [
         LogService.description, ClockService.description, ConfigService.description, StoreService.description,
-        HTTPService.description, HTTPService.description2, BusService.description, NavigatorService.description,
+        HTTPService.description, HTTPService.description2, HTTPService.description3, BusService.description, NavigatorService.description,
         ContractService.description,
     ]
 

@@ -55,12 +55,32 @@ typedef wh_http_v1 wh_http_v2;
 
 WH_SERVICE_REF(http2, wh_http_v2, WH_SERVICE_HTTP_2)
 
+/* "widget-host.http/3": the same table again, whose get() also answers
+ * WH_HTTP_DENIED when the manifest does not grant the URL's host (its
+ * "http": {"hosts": [...]}); nothing was sent. http/1 and http/2 keep
+ * answering WH_HTTP_UNREACHABLE for a denial, so plugins built for them
+ * see no new code. A plugin asks for http/3 first, then the older ids. */
+#define WH_SERVICE_HTTP_3 "widget-host.http/3"
+
+enum {
+    WH_HTTP_DENIED = -9, /* the manifest does not grant this host; no connection was tried */
+};
+
+typedef wh_http_v1 wh_http_v3;
+
+WH_SERVICE_REF(http3, wh_http_v3, WH_SERVICE_HTTP_3)
+
 static inline int32_t wh_http_get(wh_http_ref ref, const char *url, uint32_t timeout_ms, uint64_t max_bytes,
                                   const wh_output *body) {
     return ref.table ? ref.table->get(ref.host, url, timeout_ms, max_bytes, body) : WH_NO_SERVICE;
 }
 
 static inline int32_t wh_http2_get(wh_http2_ref ref, const char *url, uint32_t timeout_ms, uint64_t max_bytes,
+                                   const wh_output *body) {
+    return ref.table ? ref.table->get(ref.host, url, timeout_ms, max_bytes, body) : WH_NO_SERVICE;
+}
+
+static inline int32_t wh_http3_get(wh_http3_ref ref, const char *url, uint32_t timeout_ms, uint64_t max_bytes,
                                    const wh_output *body) {
     return ref.table ? ref.table->get(ref.host, url, timeout_ms, max_bytes, body) : WH_NO_SERVICE;
 }
