@@ -223,9 +223,9 @@ struct ServiceCapabilityTests {
         let wakes = harness.wakes.value
         try harness.act("render_request")
         #expect(harness.wakes.value == wakes + 1)
-        try harness.runtime.resolve(SharedStore.self).put("shared-key", [1])
+        try harness.runtime.resolve(SharedStore.self).put("shared.key", [1])
         #expect(harness.instance.pump() == 1)
-        #expect(try harness.events().first?.payload == ["key": "shared-key", "change": "put"])
+        #expect(try harness.events().first?.payload == ["key": "shared.key", "change": "put"])
     }
 
     @Test("releasing an instance ends its subscriptions")
@@ -294,26 +294,26 @@ struct ServiceCapabilityTests {
     func store() throws {
         let harness = try Harness()
         let changes = try record(harness.runtime.resolve(Bus.self), "store.changed")
-        #expect(try harness.act("store_get", "greeting") == ["action": "store_get", "status": number(WH_STORE_MISSING), "value": nil])
-        #expect(try harness.act("store_put", "greeting=hello \"world\"")["status"] == 0)
-        #expect(try harness.act("store_get", "greeting")["status"] == number(WH_STORE_FOUND))
-        #expect(try harness.act("store_get", "greeting")["value"] == "hello \"world\"")
-        #expect(try harness.runtime.resolve(SharedStore.self).get("greeting") == Array("hello \"world\"".utf8))
+        #expect(try harness.act("store_get", "shared.greeting") == ["action": "store_get", "status": number(WH_STORE_MISSING), "value": nil])
+        #expect(try harness.act("store_put", "shared.greeting=hello \"world\"")["status"] == 0)
+        #expect(try harness.act("store_get", "shared.greeting")["status"] == number(WH_STORE_FOUND))
+        #expect(try harness.act("store_get", "shared.greeting")["value"] == "hello \"world\"")
+        #expect(try harness.runtime.resolve(SharedStore.self).get("shared.greeting") == Array("hello \"world\"".utf8))
 
         // The host (an app) writes; the plugin reads.
-        try harness.runtime.resolve(SharedStore.self).put("from-app", Array("app data".utf8))
-        #expect(try harness.act("store_get", "from-app")["value"] == "app data")
-        #expect(try harness.act("store_put", "empty=")["status"] == 0)
-        #expect(try harness.act("store_get", "empty")["value"] == "")
+        try harness.runtime.resolve(SharedStore.self).put("app.data", Array("app data".utf8))
+        #expect(try harness.act("store_get", "app.data")["value"] == "app data")
+        #expect(try harness.act("store_put", "shared.empty=")["status"] == 0)
+        #expect(try harness.act("store_get", "shared.empty")["value"] == "")
 
-        #expect(try harness.act("store_remove", "greeting")["status"] == number(WH_STORE_FOUND))
-        #expect(try harness.act("store_remove", "greeting")["status"] == number(WH_STORE_MISSING))
-        #expect(try harness.act("store_get", "greeting")["status"] == number(WH_STORE_MISSING))
-        #expect(try harness.runtime.resolve(SharedStore.self).keys() == ["empty", "from-app"])
+        #expect(try harness.act("store_remove", "shared.greeting")["status"] == number(WH_STORE_FOUND))
+        #expect(try harness.act("store_remove", "shared.greeting")["status"] == number(WH_STORE_MISSING))
+        #expect(try harness.act("store_get", "shared.greeting")["status"] == number(WH_STORE_MISSING))
+        #expect(try harness.runtime.resolve(SharedStore.self).keys() == ["app.data", "shared.empty"])
 
         let payloads = try changes.value.map { try ServiceTestKit.json($0.payload) }
-        #expect(payloads == [["key": "greeting", "change": "put"], ["key": "from-app", "change": "put"],
-                             ["key": "empty", "change": "put"], ["key": "greeting", "change": "remove"]])
+        #expect(payloads == [["key": "shared.greeting", "change": "put"], ["key": "app.data", "change": "put"],
+                             ["key": "shared.empty", "change": "put"], ["key": "shared.greeting", "change": "remove"]])
     }
 
     @Test("store: bad keys get WH_STORE_BAD_KEY and a log line, and change nothing",
@@ -332,8 +332,8 @@ struct ServiceCapabilityTests {
         let base = try ServiceTestKit.temporaryDirectory("services-store")
         try TestSupport.write(Array("a file".utf8), to: base + "/shared")   // the store directory is a file
         let harness = try Harness(storeDirectory: base + "/shared")
-        #expect(try harness.act("store_put", "k=v")["status"] == number(WH_STORE_IO_ERROR))
-        #expect(try harness.act("store_get", "k")["status"] == number(WH_STORE_IO_ERROR))
+        #expect(try harness.act("store_put", "shared.k=v")["status"] == number(WH_STORE_IO_ERROR))
+        #expect(try harness.act("store_get", "shared.k")["status"] == number(WH_STORE_IO_ERROR))
         #expect(harness.logged("warning", "store:"), "\(harness.log)")
     }
 

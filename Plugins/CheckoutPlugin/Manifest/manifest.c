@@ -13,5 +13,6 @@ WH_MANIFEST("{"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.config/1\", \"widget-host.clock/1\","
                                   "\"widget-host.store/1\", \"widget-host.bus/1\"], \"optional\": []},"
     "\"topics\": {\"publish\": [\"checkout.ready\", \"checkout.changed\", \"checkout.error\", \"checkout.failure\"],"
-                 "\"subscribe\": []}"
+                 "\"subscribe\": []},"
+    "\"store\": {\"groups\": {\"checkout\": \"read\"}}"
 "}")

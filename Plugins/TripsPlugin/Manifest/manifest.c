@@ -3,7 +3,8 @@
 /* "trip" is the widget itself; "booking" and "search" stand for the app's
  * screens its links open; "timeline" lists the entries for
  * `widget-host timeline`. The store is optional so that a host without a
- * shared container gets the "storage not found" view, not a refusal. */
+ * shared container gets the "storage not found" view, not a refusal. It
+ * reads the app's bookings (trips.bookings) from the store group "trips". */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.trips\","
@@ -19,5 +20,6 @@ WH_MANIFEST("{"
     "],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"],"
                   " \"optional\": [\"widget-host.store/1\", \"widget-host.bus/1\"]},"
-    "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]}"
+    "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]},"
+    "\"store\": {\"groups\": {\"trips\": \"read\"}}"
 "}")

@@ -9,13 +9,16 @@ enum StoreCommand {
         operands: [Operand(name: "ACTION", help: "what to do:", choices: [
                        ("put KEY [-]", "write KEY's value from --file, or from standard input with - (the default when it is piped)"),
                        ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key")]),
-                   Operand(name: "KEY", help: "a key, such as trips.bookings", optional: true),
+                   Operand(name: "KEY", help: "a key, GROUP.NAME, such as trips.bookings in the group trips", optional: true),
                    Operand(name: "-", help: "with put: read the value from standard input", optional: true)],
         options: [.value("--file", "FILE", "with put: the file holding the value", completion: .file), .json,
                   .value("--shift-dates", "ISO8601", "with put: move every ISO 8601 time in the JSON value by the same whole number "
                           + "of days, so that this time falls within half a day of now"),
                   .now("with --shift-dates: the time taken as now (default: the clock)")],
         notes: """
+        A key's group is its part before the first dot. A plugin reads or writes only the groups its manifest
+        declares ("store": {"groups": {"trips": "read"}}); see docs/grants.md.
+
         Sample bookings for My Trips, moved so that now is the second day of the Paris trip:
           widget-host store put trips.bookings --file Plugins/TripsPlugin/sample-bookings.json --shift-dates 2026-06-11T12:00:00+02:00
         """,
@@ -34,6 +37,10 @@ enum StoreCommand {
                 switch action {
                 case "put":
                     let key = try key()
+                    // Plugins reach a key only through its group, so the app writes into one.
+                    guard StoreGroups.group(of: key) != nil else {
+                        throw UsageError("store put writes into a group: give KEY as GROUP.NAME, such as trips.bookings ('\(key)' has no group)")
+                    }
                     var bytes = try value(arguments, stdinWord: words.count == 3 ? words[2] : nil)
                     if let anchor = arguments.value("--shift-dates") { bytes = try shiftDates(bytes, anchor: anchor, now: arguments.value("--now")) }
                     try store.put(key, bytes)

@@ -214,7 +214,8 @@ public final class PluginContext: @unchecked Sendable {
         let subscription: Bus.Subscription
         do {
             subscription = try bus.subscribe(pattern) { [weak self] event in
-                guard let self else { return }
+                // A store change is news only to a plugin that may read its group.
+                guard let self, StoreGroups.mayReceive(event, manifest: self.manifest) else { return }
                 self.post(event, subscription: token.id.load(ordering: .acquiring))
             }
         } catch {

@@ -25,9 +25,12 @@ public final class Manifest: Equatable, Sendable {
     public let publishes: [String]
     public let subscribes: [String]
     /// The hosts the http service may reach for this plugin (`"http":
-    /// {"hosts": [...]}`); nil when the manifest does not say, which allows
-    /// any host, as before the field existed.
-    public let httpHosts: [String]?
+    /// {"hosts": [...]}`). None when the manifest does not say: reaching
+    /// any host must be spelt `["*"]`.
+    public let httpHosts: [String]
+    /// The store groups it may read or write (`StoreGroups`); none when the
+    /// manifest does not say.
+    public let storeGroups: [StoreGroups.Grant]
     /// The contracts (contract.h) this plugin answers for others, and those
     /// it may ask of them: `"contracts": {"provides": [...], "requires": [...]}`.
     public let providedContracts: [String]
@@ -98,10 +101,11 @@ public final class Manifest: Equatable, Sendable {
         if let http = json["http"], http != .null {
             guard http.isObject, http["hosts"] != nil else { throw ManifestError("manifest field \"http\" must be an object with \"hosts\"") }
             httpHosts = try Fields(json: http, context: "http").strings("hosts")
-            if let problem = httpHosts!.lazy.compactMap(HTTPAllowList.problem(with:)).first { throw ManifestError("manifest http.hosts: \(problem)") }
+            if let problem = httpHosts.lazy.compactMap(HTTPAllowList.problem(with:)).first { throw ManifestError("manifest http.hosts: \(problem)") }
         } else {
-            httpHosts = nil
+            httpHosts = []
         }
+        storeGroups = try StoreGroups.grants(from: json["store"])
         self.json = json
     }
 }

@@ -22,7 +22,8 @@ WH_MANIFEST("{"
         " \"optional\": [\"widget-host.future/8\"]},"
     "\"topics\": {\"publish\": [\"walk.out\"], \"subscribe\": [\"walk.*\"]},"
     "\"contracts\": {\"requires\": [\"org.example.walk/1\"]},"
-    "\"http\": {\"hosts\": [\"127.0.0.1\"]}"
+    "\"http\": {\"hosts\": [\"127.0.0.1\"]},"
+    "\"store\": {\"groups\": {\"walk\": \"read-write\"}}"
 "}")
 
 struct wh_plugin {

@@ -9,7 +9,8 @@
 WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.cxx\", \"name\": \"C++\", \"version\": \"1.0.0\","
             "\"description\": \"A plugin in C++\","
             "\"screens\": [{\"id\": \"main\", \"title\": \"C++\", \"actions\": [\"save\"]}],"
-            "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.store/1\"], \"optional\": []}}")
+            "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.store/1\"], \"optional\": []},"
+            "\"store\": {\"groups\": {\"cxx\": \"read-write\"}}}")
 
 struct wh_plugin {
     wh_log_ref log;

@@ -38,6 +38,11 @@
 #define EXTRA_REQUIRED ""
 #endif
 
+/* The store groups it declares; a hostile build declares none, or others. */
+#ifndef STORE_GROUPS
+#define STORE_GROUPS "\"shared\": \"read-write\", \"app\": \"read\", \"iso\": \"read-write\", \"missing\": \"read\""
+#endif
+
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"" PLUGIN_ID "\","
@@ -57,7 +62,8 @@ WH_MANIFEST("{"
                       " \"widget-host.clock/1\", \"widget-host.navigator/1\", \"widget-host.future/8\"]"
     "},"
     "\"topics\": {\"publish\": [\"services.out\", \"services.status.*\"],"
-                " \"subscribe\": [\"feed.*\", \"store.changed\"]}"
+                " \"subscribe\": [\"feed.*\", \"store.changed\"]},"
+    "\"store\": {\"groups\": {" STORE_GROUPS "}}"
 "}")
 
 /* A growing text buffer that never overflows: it truncates instead. */

@@ -73,7 +73,8 @@ WH_MANIFEST("{"
     "],"
     "\"services\": {\"required\": [\"widget-host.log/1\"],"
                   " \"optional\": [\"widget-host.bus/1\", \"widget-host.store/1\"]},"
-    "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]}"
+    "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]},"
+    "\"store\": {\"groups\": {\"views\": \"read\"}}"
 "}")
 
 struct wh_plugin {

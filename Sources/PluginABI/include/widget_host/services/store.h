@@ -7,6 +7,13 @@
  * write publishes "store.changed" on the bus with {"key": ..., "change":
  * "put"|"remove"}, so subscribed widgets can reload.
  *
+ * Groups. A key's group is the part before its first dot ("trips" for
+ * "trips.bookings"). A plugin reaches only keys of the groups its manifest
+ * declares, "store": {"groups": {"trips": "read", "mine": "read-write"}},
+ * and hears store.changed only for groups it may read. Any other key, or a
+ * write to a group declared "read", answers WH_STORE_BAD_KEY (and the host
+ * logs the denial); a key without a dot is the app's alone.
+ *
  * Grows by a new id ("widget-host.store/2"); this table never changes. */
 #ifndef WIDGET_HOST_SERVICES_STORE_H
 #define WIDGET_HOST_SERVICES_STORE_H
@@ -21,7 +28,7 @@ WH_BEGIN_DECLS
 enum {
     WH_STORE_MISSING = 0,
     WH_STORE_FOUND = 1,
-    WH_STORE_BAD_KEY = -1,   /* the key breaks the rules above */
+    WH_STORE_BAD_KEY = -1,   /* the key breaks the rules above, or its group is not granted */
     WH_STORE_IO_ERROR = -2,  /* the disk refused; the old value is intact */
 };
 
