@@ -63,9 +63,8 @@ struct OutOfTreeSwiftPluginTests {
         try beta.handle(action: "bump", value: nil)
         #expect(try Self.text(alpha) == "Alpha on sdk 1: 2")
         #expect(try Self.text(beta) == "Beta on sdk 2: 1")
-        // The widget has no guards: the SDK refuses what the manifest does not declare.
-        #expect(throws: WidgetCallError.status(WH_UNKNOWN_ACTION.rawValue)) { try beta.handle(action: "nope", value: nil) }
-        #expect(try Self.text(beta) == "Beta on sdk 2: 1")
+        // The widget has no guards: the host refuses what the manifest does not declare, before any plugin code runs.
+        #expect(DeclaredActions.refusal(of: "nope", for: try #require(try IsolationTestKit.candidate(built.beta).manifest)) != nil)
         #expect(throws: WidgetCallError.status(WH_UNKNOWN_SCREEN.rawValue)) { _ = try alpha.render(screen: "other", params: "{}") }
     }
 
@@ -137,7 +136,7 @@ struct OutOfTreeSwiftPluginTests {
                 }
 
                 func handle(action: String, value: String?) throws(WidgetError) {
-                    count += 1  // no guard: the SDK refuses undeclared actions
+                    count += 1  // no guard: the host refuses undeclared actions
                 }
             }
 

@@ -20,7 +20,6 @@ public func exportWidget(manifest: UnsafePointer<CChar>, _ make: @escaping (Host
         state.factory = make
         state.descriptor = descriptor
         state.screens = descriptor.screens
-        state.actions = descriptor.actions
         return descriptor.pointer
     }
 }
@@ -30,10 +29,7 @@ private struct ExportState {
     var factory: ((Host) throws -> any Widget)?
     /// The manifest's screens: the SDK refuses any other, so a widget needs no guard.
     var screens: Set<String> = []
-    /// Every action some screen of the manifest declares: the SDK refuses
-    /// any other (but the host's own, `widget-host.*`), so a widget needs no
-    /// guard for those either.
-    var actions: Set<String> = []
+    // Actions need no list here: the host refuses any no screen declares (DeclaredActions) before the SDK is called.
 }
 
 private let exported = Locked(ExportState())
@@ -43,7 +39,6 @@ private let exported = Locked(ExportState())
 private struct Descriptor: @unchecked Sendable {
     let pointer: UnsafePointer<wh_plugin_descriptor>
     let screens: Set<String>
-    let actions: Set<String>
 
     init?(manifest: String) {
         guard let object = try? JSONParser.parse(manifest), let id = object["id"]?.string, let name = object["name"]?.string,
@@ -76,7 +71,6 @@ private struct Descriptor: @unchecked Sendable {
         ))
         pointer = UnsafePointer(descriptor)
         self.screens = Set(screenList.compactMap { $0["id"]?.string })
-        actions = Set(screenList.flatMap { $0["actions"]?.array ?? [] }.compactMap(\.string))
     }
 }
 
@@ -150,9 +144,6 @@ private func write(_ output: UnsafePointer<wh_output>, _ produce: () throws(Widg
 private func handleAction(_ plugin: OpaquePointer?, _ action: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
     guard let instance = Instance.from(plugin), let action else { return Int32(WH_FAILED.rawValue) }
     let name = String(cString: action)
-    guard name.hasPrefix("widget-host.") || exported.withLock({ $0.actions.contains(name) }) else {
-        return Int32(WH_UNKNOWN_ACTION.rawValue)
-    }
     do {
         try instance.widget.handle(action: name, value: value.map { String(cString: $0) })
         return Int32(WH_OK.rawValue)

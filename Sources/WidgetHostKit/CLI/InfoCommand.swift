@@ -22,8 +22,10 @@ enum InfoCommand {
             let load = candidate.status == .ok
                 ? loadStatus(cli, candidate.path, discovery, timeout, allowWeakSandbox: arguments.has("--allow-weak-sandbox")) : nil
             let quarantine = ListCommand.quarantineReasons([candidate], cli)[candidate.path]
+            let provided = ManifestWarnings.providedContracts(discovery.scan(cli.searchPath(arguments)).plugins)
+            let warnings = ManifestWarnings.warnings(for: candidate, provided: provided)
             if arguments.has("--json") {
-                var object = ListCommand.json(candidate, quarantine: quarantine)
+                var object = ListCommand.json(candidate, quarantine: quarantine, warnings: warnings)
                 if case var .object(members) = object {
                     members.append(("manifest", candidate.manifest?.json ?? .null))
                     members.append(("load", load.map { ["status": .string($0.outcome.rawValue), "reason": .optional($0.detail)] } ?? .null))
@@ -31,7 +33,7 @@ enum InfoCommand {
                 }
                 cli.console.line(object.serialized)
             } else {
-                cli.console.out(text(candidate, load: load, quarantine: quarantine))
+                cli.console.out(text(candidate, load: load, quarantine: quarantine, warnings: warnings))
             }
             return 0
         }
@@ -46,7 +48,7 @@ enum InfoCommand {
         return results.first { $0.outcome == .fail } ?? results.last!
     }
 
-    static func text(_ plugin: PluginCandidate, load: CheckResult?, quarantine: String? = nil) -> String {
+    static func text(_ plugin: PluginCandidate, load: CheckResult?, quarantine: String? = nil, warnings: [String] = []) -> String {
         var rows: [[String]] = []
         if let manifest = plugin.manifest {
             rows += [["id:", manifest.id.value], ["name:", manifest.name], ["version:", manifest.version],
@@ -63,9 +65,13 @@ enum InfoCommand {
             }
             rows.append(["services:", "required: \(list(manifest.requiredServices)); optional: \(list(manifest.optionalServices))"])
             rows.append(["topics:", "publish: \(list(manifest.publishes)); subscribe: \(list(manifest.subscribes))"])
-            if !manifest.providedContracts.isEmpty || !manifest.requiredContracts.isEmpty {
-                rows.append(["contracts:", "provides: \(list(manifest.providedContracts)); requires: \(list(manifest.requiredContracts))"])
-            }
+            rows.append(["contracts:", "provides: \(list(manifest.providedContracts)); requires: \(list(manifest.requiredContracts))"])
+            let anyHost = manifest.httpHosts.contains(HTTPAllowList.anyHost) ? " (ANY HOST)" : ""
+            rows.append(["http hosts:", list(manifest.httpHosts) + anyHost])
+            rows.append(["store groups:", StoreGroups.text(manifest.storeGroups)])
+        }
+        for (index, warning) in warnings.enumerated() {
+            rows.append([index == 0 ? "warnings:" : "", warning])
         }
         return TextTable(rows: rows).render()
     }

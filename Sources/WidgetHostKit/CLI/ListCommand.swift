@@ -11,8 +11,11 @@ enum ListCommand {
             let config = cli.reportedConfiguration(arguments)
             let report = cli.scan(arguments, config: config ?? .empty)
             let quarantine = quarantineReasons(report.plugins, cli)
+            let provided = ManifestWarnings.providedContracts(report.plugins)
             if arguments.has("--json") {
-                cli.console.line(JSONValue.array(report.plugins.map { json($0, quarantine: quarantine[$0.path]) }).serialized)
+                cli.console.line(JSONValue.array(report.plugins.map {
+                    json($0, quarantine: quarantine[$0.path], warnings: ManifestWarnings.warnings(for: $0, provided: provided))
+                }).serialized)
             } else {
                 cli.console.out(text(report, quarantine: quarantine))
             }
@@ -20,8 +23,9 @@ enum ListCommand {
         }
     )
 
-    /// `quarantine`: why the crash-loop breaker holds the plugin, if it does.
-    static func json(_ plugin: PluginCandidate, quarantine: String? = nil) -> JSONValue {
+    /// `quarantine`: why the crash-loop breaker holds the plugin, if it does;
+    /// `warnings`: what ManifestWarnings says of it.
+    static func json(_ plugin: PluginCandidate, quarantine: String? = nil, warnings: [String] = []) -> JSONValue {
         [
             "id": .optional(plugin.manifest?.id.value),
             "name": .optional(plugin.manifest?.name),
@@ -30,6 +34,7 @@ enum ListCommand {
             "path": .string(plugin.path),
             "status": .string(quarantine == nil ? plugin.status.name : "quarantined"),
             "reason": .optional(quarantine ?? plugin.status.reason),
+            "warnings": .array(warnings.map(JSONValue.string)),
         ]
     }
 
@@ -44,6 +49,11 @@ enum ListCommand {
                          manifest?.abi.description ?? "-", quarantine[plugin.path] == nil ? plugin.status.name : "quarantined", plugin.path])
         }
         var lines = TextTable(rows: rows).render()
+        let provided = ManifestWarnings.providedContracts(report.plugins)
+        let warned = report.plugins.map { ($0.path, ManifestWarnings.warnings(for: $0, provided: provided)) }.filter { !$0.1.isEmpty }
+        if !warned.isEmpty {
+            lines += "\n" + warned.flatMap { path, warnings in warnings.map { "\(path): warning: \($0)\n" } }.joined()
+        }
         let problems = report.plugins.filter { $0.status != .ok || quarantine[$0.path] != nil }
         if !problems.isEmpty {
             lines += "\n"

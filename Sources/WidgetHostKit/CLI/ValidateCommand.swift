@@ -23,6 +23,7 @@ enum ValidateCommand {
             }
             var validator = Validator(executable: cli.executable, timeout: timeout, discovery: cli.discovery(arguments))
             validator.settings.allowWeakSandbox = arguments.has("--allow-weak-sandbox")
+            validator.providedContracts = ManifestWarnings.providedContracts(cli.discovery(arguments).scan(cli.searchPath(arguments)).plugins)
             let results = validator.validate(path: path)
             let failed = results.filter { $0.outcome == .fail }.count
             if arguments.has("--json") {

@@ -175,6 +175,11 @@ public final class WidgetSession {
             runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized, value: entry))
         } else {
             guard let entry = current else { throw SessionError(description: "no screen is open") }
+            // The host's one check of actions, for every plugin: an undeclared one never reaches it.
+            if let manifest = manifest(entry.plugin), let refusal = DeclaredActions.refusal(of: action, for: manifest) {
+                runtime.resolve(HostLog.self).log(.warning, entry.plugin.value, "refused \(refusal)")
+                throw SessionError(description: "refused \(refusal)")
+            }
             let instance = try instance(entry.plugin)
             do {
                 try instance.handle(action: action, value: value)

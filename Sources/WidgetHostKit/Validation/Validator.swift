@@ -3,7 +3,8 @@ import PluginABI
 
 /// One check of `widget-host validate`.
 public struct CheckResult: Equatable, Sendable {
-    public enum Outcome: String, Sendable { case pass, fail, skip }
+    /// A warning passes, but says what a person should know (ManifestWarnings).
+    public enum Outcome: String, Sendable { case pass, fail, skip, warn }
     public let name: String
     public let outcome: Outcome
     public let detail: String?
@@ -23,6 +24,9 @@ public struct Validator {
     public var loadOnly = false
     /// The cage's limits, and whether a weak cage is allowed.
     public var settings = IsolationSettings()
+    /// The contracts the plugins on the search path provide, when known: a
+    /// required one missing among them is a warning.
+    public var providedContracts: Set<String>?
 
     public init(executable: String, timeout: Double, discovery: Discovery) {
         self.executable = executable
@@ -53,6 +57,7 @@ public struct Validator {
             return [CheckResult(name: "inspect file", outcome: .fail, detail: reason)]
         }
         var results = [CheckResult(name: "inspect file", outcome: .pass, detail: "manifest of \(candidate.manifest!.id)")]
+        results += manifestChecks(candidate.manifest!)
         let data: String
         do { data = try Self.makeDataDirectory() } catch {
             return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot make a data directory: \(error)")]
@@ -96,6 +101,26 @@ public struct Validator {
             results.append(CheckResult(name: "child process", outcome: .fail, detail: fate))
         }
         return results
+    }
+
+    /// What the manifest alone says: unknown keys fail (unless it speaks a
+    /// newer ABI than this host, whose keys the host cannot know), and each
+    /// other warning is said.
+    func manifestChecks(_ manifest: Manifest) -> [CheckResult] {
+        let unknown = ManifestWarnings.unknownKeys(in: manifest.json).map(\.description)
+        var results: [CheckResult]
+        if unknown.isEmpty {
+            results = [CheckResult(name: "manifest keys", outcome: .pass, detail: "every key is one the host reads")]
+        } else if ManifestWarnings.unknownKeysFail(manifest) {
+            results = [CheckResult(name: "manifest keys", outcome: .fail,
+                                   detail: unknown.joined(separator: "; ") + "; the host ignores it, so it grants nothing")]
+        } else {
+            results = [CheckResult(name: "manifest keys", outcome: .warn,
+                                   detail: unknown.joined(separator: "; ") + " (ABI \(manifest.abi) is newer than this host's \(ABIVersion.host))")]
+        }
+        let others = ManifestWarnings.warnings(for: manifest).filter { !unknown.contains($0) }
+            + (providedContracts.map { ManifestWarnings.missingContracts(of: manifest, provided: $0) } ?? [])
+        return results + others.map { CheckResult(name: "grants", outcome: .warn, detail: $0) }
     }
 
     /// A fresh directory, canonical (the sandbox compares resolved paths),
@@ -142,7 +167,7 @@ public struct ValidationChild {
         }
         guard let instance = created else { return }
         for screen in manifest.screens {
-            check("render \(screen.id)") { try render(instance, screen.id) }
+            check("render \(screen.id)") { try render(instance, screen.id, offering: manifest) }
             for action in screen.actions {
                 check("action \(screen.id)/\(action)") {
                     _ = try render(instance, screen.id)
@@ -177,11 +202,17 @@ public struct ValidationChild {
         }
     }
 
-    private func render(_ instance: PluginInstance, _ screen: String) throws -> String {
+    /// Renders `screen` and parses it as launch would; with `manifest`,
+    /// fails a view that offers an action the host would refuse.
+    private func render(_ instance: PluginInstance, _ screen: String, offering manifest: Manifest? = nil) throws -> String {
         let bytes: [UInt8]
         do { bytes = try instance.render(screen: screen) } catch { throw ValidationFailure("render: \(error)") }
         // The host's own parser, so that validate fails what launch would refuse.
-        do { _ = try ViewDescription.parse(bytes) } catch { throw ValidationFailure(error.description) }
+        let view: ViewScreen
+        do { view = try ViewDescription.parse(bytes) } catch { throw ValidationFailure(error.description) }
+        if let manifest, let problem = DeclaredActions.problem(offering: view.root.actions, on: screen, for: manifest) {
+            throw ValidationFailure(problem)
+        }
         return "\(bytes.count) bytes of JSON"
     }
 

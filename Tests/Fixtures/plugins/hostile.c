@@ -28,8 +28,14 @@
  *   SPIN_LATER           a thread it starts in create spins forever
  *   WRITE_INSIDE         render writes a file in its working directory (its
  *                        data directory when isolated) and says whether it could
+ *   EXTRA_FIELD          JSON text appended to the manifest's object, such as
+ *                        ', "htpp": {"hosts": ["*"]}' (a misspelt grant)
+ *   UNDECLARED_ACTION    its view offers a button "steal" no screen declares, and
+ *                        it counts every action that reaches it ("actions received: N")
  *   HTTP_IN_RENDER       declares http.hosts [HTTP_HOSTS] (default "allowed.example"),
- *                        GETs HTTP_URL (default http://127.0.0.1:9/) and shows the status
+ *                        GETs HTTP_URL (default http://127.0.0.1:9/) and shows the status;
+ *                        with HTTP_NO_HOSTS it declares no hosts at all, and
+ *                        HTTP_SERVICE_ID (default WH_SERVICE_HTTP) names the service
  * Attacks on the sandbox, in render (the view says what happened if the
  * sandbox let the plugin carry on):
  *   PATH_ATTACK="call"   makes the symbolic link "outside" in its working
@@ -90,14 +96,25 @@
 #ifndef HTTP_URL
 #define HTTP_URL "http://127.0.0.1:9/"
 #endif
-#define HTTP_SERVICE ", \"widget-host.http/1\""
+#ifndef HTTP_SERVICE_ID
+#define HTTP_SERVICE_ID WH_SERVICE_HTTP
+#endif
+#define HTTP_SERVICE ", \"" HTTP_SERVICE_ID "\""
 #ifndef HTTP_HOSTS
 #define HTTP_HOSTS "\"allowed.example\""
 #endif
+#ifdef HTTP_NO_HOSTS
+#define HTTP_FIELD ""
+#else
 #define HTTP_FIELD ", \"http\": {\"hosts\": [" HTTP_HOSTS "]}"
+#endif
 #else
 #define HTTP_SERVICE ""
 #define HTTP_FIELD ""
+#endif
+
+#ifndef EXTRA_FIELD
+#define EXTRA_FIELD ""
 #endif
 
 #ifdef SELF_FLOOD
@@ -116,13 +133,14 @@ WH_MANIFEST("{"
     "\"screens\": [{\"id\": \"main\", \"title\": \"Hostile\", \"actions\": []}],"
     "\"services\": {\"required\": [\"widget-host.log/1\"], \"optional\": [\"widget-host.bus/1\"" HTTP_SERVICE "]},"
     "\"topics\": {\"publish\": [\"hostile.flood\"], \"subscribe\": [" SUBSCRIBES "]}"
-    HTTP_FIELD
+    HTTP_FIELD EXTRA_FIELD
 "}")
 
 struct wh_plugin {
     const wh_host *host;
     const wh_bus_v1 *bus;
     long received;
+    long actions;
 };
 
 #if defined(CRASH_LATER) || defined(SPIN_LATER)
@@ -319,6 +337,13 @@ __attribute__((constructor)) static void attack_on_load(void) { attack(NULL); }
 static int32_t render(wh_plugin *plugin, const char *screen, const char *params, const wh_output *out) {
     (void)params;
     if (strcmp(screen, "main") != 0) return WH_UNKNOWN_SCREEN;
+#ifdef UNDECLARED_ACTION
+    char offered[256];
+    snprintf(offered, sizeof offered, "{\"view\":1,\"root\":{\"kind\":\"vstack\",\"children\":["
+             "{\"kind\":\"text\",\"text\":\"actions received: %ld\"},{\"kind\":\"button\",\"title\":\"Steal\",\"action\":\"steal\"}]}}",
+             plugin->actions);
+    return emit(out, offered);
+#endif
 #if defined(ATTACK) && !defined(ATTACK_IN_CONSTRUCTOR)
     return attack(out);
 #endif
@@ -395,7 +420,7 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
                                  : "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"could not write inside\"}}");
 #endif
 #ifdef HTTP_IN_RENDER
-    const wh_http_v1 *http = plugin->host->get_service(plugin->host, WH_SERVICE_HTTP);
+    const wh_http_v1 *http = plugin->host->get_service(plugin->host, HTTP_SERVICE_ID);
     if (!http) return emit(out, "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"no http service\"}}");
     wh_output sink = {NULL, discard};
     char view[128];
@@ -408,7 +433,8 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 }
 
 static int32_t handle_action(wh_plugin *plugin, const char *action, const char *value) {
-    (void)plugin; (void)action; (void)value;
+    (void)action; (void)value;
+    plugin->actions++;
     return WH_UNKNOWN_ACTION;
 }
 
