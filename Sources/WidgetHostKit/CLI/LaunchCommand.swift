@@ -47,6 +47,7 @@ enum LaunchCommand {
             }
         }
 
+        warnMissingContracts(cli, target.map { PluginLookup.find($0.plugin, in: report.plugins) }, among: report.plugins)
         if let target {
             guard let manifest = usablePlugin(cli, named: target.plugin, in: report.plugins) else { return 1 }
             do { try session.open(NavigationTarget(plugin: manifest.id.value, screen: target.screen, params: target.params)) } catch {
@@ -95,6 +96,21 @@ enum LaunchCommand {
         _ = Unmanaged.passRetained(session)
         if stillLoading(screen, wait: wait, console: cli.console) { return 1 }
         return failed ? 1 : 0
+    }
+
+    /// A required contract no plugin provides is a warning, not only the
+    /// info-level line of the moment the widget asks for it.
+    /// Those of the target's plugin, or of every plugin for the home screen.
+    private static func warnMissingContracts(_ cli: WidgetHostCLI, _ target: PluginLookup.Result?, among plugins: [PluginCandidate]) {
+        let provided = ManifestWarnings.providedContracts(plugins)
+        var shown = plugins
+        if let target {
+            guard case let .found(candidate) = target else { return }
+            shown = [candidate]
+        }
+        for manifest in shown.filter({ $0.status == .ok }).compactMap(\.manifest) {
+            ManifestWarnings.missingContracts(of: manifest, provided: provided).forEach { cli.console.error("warning: \(manifest.id): \($0)") }
+        }
     }
 
     /// The manifest of the plugin `name` resolves to, if a usable copy of it

@@ -212,8 +212,12 @@ struct InteractiveLoop {
         // The footer always shows: the box's body gets the rows left over,
         // less one for the cursor (where a field's prompt appears).
         let rows = Terminal.height(environment: environment, fd: 1)
+        // The plugin's latest warning or denial, which stderr alone would hide behind the screen.
+        let notice = state.atHome ? nil : session.current.flatMap { entry in
+            session.runtime.resolve(HostLog.self).latestNotice(from: entry.plugin.value).map { "! \(entry.plugin.shortName): \($0)" }
+        }
         func footer(scrolls: Bool) -> [String] {
-            renderer.footerLines(([state.message] + [Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)])
+            renderer.footerLines(([state.message, notice] + [Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)])
                 .compactMap { $0 }.joined(separator: "\n"))
         }
         let count = layout?.bodyCount ?? 0

@@ -2,22 +2,41 @@ import Glibc
 
 /// The host's log: one line per message on stderr, attributed to its source.
 /// `WIDGET_HOST_LOG=debug|info|warning|error` sets the threshold (warning).
+///
+/// Each source (a plugin's id) may log `linesPerSecond` lines a second;
+/// more are dropped and counted, and the count is said once the second is
+/// over, so a plugin logging in a loop cannot fill a disk or a terminal.
+/// The lines also go to `file` when there is one, and each source's latest
+/// warning is kept for the screen's footer (`latestNotice`).
 public final class HostLog: Sendable {
     public typealias Sink = @Sendable (String) -> Void
 
+    public static let linesPerSecond = 20
+
     private let threshold: LogLevel
     private let sink: Sink
+    private let file: LogFile?
+    private let budgets = Locked<[String: Budget]>([:])
+    private let notices = Locked<[String: String]>([:])
 
-    public init(threshold: LogLevel = .warning, sink: @escaping Sink = HostLog.standardError) {
+    /// The lines a source logged in the current second, and those dropped.
+    private struct Budget {
+        var second: Int64 = 0
+        var logged = 0
+        var dropped = 0
+    }
+
+    public init(threshold: LogLevel = .warning, sink: @escaping Sink = HostLog.standardError, file: LogFile? = nil) {
         self.threshold = threshold
         self.sink = sink
+        self.file = file
     }
 
     /// An unknown WIDGET_HOST_LOG value is said, not ignored, with the closest level.
-    public convenience init(environment: [String: String], sink: @escaping Sink = HostLog.standardError) {
+    public convenience init(environment: [String: String], sink: @escaping Sink = HostLog.standardError, file: LogFile? = nil) {
         let value = environment["WIDGET_HOST_LOG"]
         let level = LogLevel.allCases.first { $0.name == value?.lowercased() }
-        self.init(threshold: level ?? .warning, sink: sink)
+        self.init(threshold: level ?? .warning, sink: sink, file: file)
         if let value, level == nil {
             let names = LogLevel.allCases.map(\.name)
             let hint = Suggestions.closest(to: value, among: names).map { "did you mean '\($0)'? " } ?? ""
@@ -28,7 +47,39 @@ public final class HostLog: Sendable {
     /// The message is built only when `level` is logged.
     public func log(_ level: LogLevel, _ source: String, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
-        sink(TerminalText.safe("widget-host: [\(level.name)] \(source): \(message())", lines: false))
+        let (admitted, dropped) = admit(source)
+        if dropped > 0 { emit("widget-host: [warning] \(source): \(dropped) lines dropped (more than \(Self.linesPerSecond) a second)") }
+        guard admitted else { return }
+        let text = message()
+        if level >= .warning { notices.withLock { $0[source] = text } }
+        emit(TerminalText.safe("widget-host: [\(level.name)] \(source): \(text)", lines: false))
+    }
+
+    /// The latest warning or error `source` logged, for a person to see.
+    public func latestNotice(from source: String) -> String? { notices.withLock { $0[source] } }
+
+    private func emit(_ line: String) {
+        sink(line)
+        file?.append(line)
+    }
+
+    /// Whether `source` may log now, and how many of its lines were dropped
+    /// in the second that just ended (said once).
+    private func admit(_ source: String) -> (Bool, Int) {
+        let second = Int64(Clock.now)
+        return budgets.withLock { budgets in
+            var budget = budgets[source] ?? Budget()
+            var dropped = 0
+            if budget.second != second {
+                dropped = budget.dropped
+                budget = Budget(second: second)
+            }
+            budget.logged += 1
+            let admitted = budget.logged <= Self.linesPerSecond
+            if !admitted { budget.dropped += 1 }
+            budgets[source] = budget
+            return (admitted, dropped)
+        }
     }
 
     /// This log with `source` bound, for a part that always speaks for one
