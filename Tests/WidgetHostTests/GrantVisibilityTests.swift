@@ -22,7 +22,7 @@ struct GrantVisibilityTests {
 
     @Test("an unknown key is named with the closest known key, at any level")
     func unknownKeys() throws {
-        let found = ManifestWarnings.unknownKeys(in: try manifest(#", "htpp": {"hosts": ["*"]}, "http": {"host": []}, "#
+        let found = ManifestWarnings.unknownKeys(in: try manifest(#", "htpp": {"hosts": ["*"]}, "http": {"hosts": [], "host": []}, "#
             + #""store": {"grups": {}}, "colour": 1"#).json).map(\.description)
         #expect(found == [#"unknown manifest key "htpp" (did you mean "http"?)"#, #"unknown manifest key "colour""#,
                           #"unknown manifest key "http.host" (did you mean "http.hosts"?)"#,

@@ -13,7 +13,7 @@ struct ServiceParityTests {
     /// How abiwalk.c names each table's variable.
     private static let variables = [
         WH_SERVICE_LOG: "log", WH_SERVICE_CLOCK: "clock", WH_SERVICE_CONFIG: "config", WH_SERVICE_STORE: "store",
-        WH_SERVICE_HTTP: "http", WH_SERVICE_HTTP_2: "http2", WH_SERVICE_BUS: "bus", WH_SERVICE_NAVIGATOR: "nav",
+        WH_SERVICE_HTTP: "http", WH_SERVICE_HTTP_2: "http2", WH_SERVICE_HTTP_3: "http3", WH_SERVICE_BUS: "bus", WH_SERVICE_NAVIGATOR: "nav",
         WH_SERVICE_CONTRACT: "contract",
     ]
 
@@ -94,6 +94,11 @@ struct ServiceParityTests {
         // A port nobody listens on: http/2 names the refusal, http/1 keeps its one answer.
         #expect(answer("http2->get(h, \"http://127.0.0.1:1/\", 5000, 0, &s.output)") == Int64(WH_HTTP_REFUSED))
         #expect(answer("http->get(h, \"http://127.0.0.1:1/\", 5000, 0, &s.output)") == Int64(WH_HTTP_UNREACHABLE))
+        // An undeclared host: http/3 says denied, the older ids keep their one answer.
+        #expect(answer("http3->get(h, \"http://undeclared.invalid/\", 1000, 0, &s.output)") == Int64(WH_HTTP_DENIED))
+        #expect(answer("http->get(h, \"http://undeclared.invalid/\", 1000, 0, &s.output)") == Int64(WH_HTTP_UNREACHABLE))
+        // A store key outside the groups abiwalk declares is refused like a bad key.
+        #expect(answer("store->get(h, \"other.key\", &s.output)") == Int64(WH_STORE_BAD_KEY))
         #expect(answer("h->get_service(h, \"widget-host.log/2\") != NULL") == 0)
     }
 
@@ -122,7 +127,7 @@ struct ServiceParityTests {
     @Test("the proxy refuses a forwarded call that names no function or whose arguments are not of their kinds")
     func proxyChecksArgumentKinds() throws {
         let manifest = try ServiceTestKit.manifest(id: "org.example.proxy", screens: ["main"],
-                requiredServices: [WH_SERVICE_STORE, WH_SERVICE_HTTP, WH_SERVICE_BUS])
+                requiredServices: [WH_SERVICE_STORE, WH_SERVICE_HTTP, WH_SERVICE_BUS], storeGroups: [("absent", .read)])
         let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("proxy"))
         let proxy = HostServiceProxy(context: PluginContext(manifest: manifest, runtime: runtime))
         func call(_ fn: String, _ service: String, _ args: JSONValue) -> Frame {

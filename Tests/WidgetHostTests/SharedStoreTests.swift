@@ -208,16 +208,16 @@ struct SharedStoreTests {
         let home = try ServiceTestKit.temporaryDirectory("store-efbig")
         let environment = SpawnedProcess.hostEnvironment(home: home)
         let store = SharedStore(directory: SharedStore.defaultDirectory(environment))
-        try store.put("k", Array("old value".utf8))
+        try store.put("app.k", Array("old value".utf8))
         let big = home + "/big.bin"
         try TestSupport.write([UInt8](repeating: 0x42, count: 64 << 10), to: big)
-        let script = "trap '' XFSZ; ulimit -f 1; exec \"$0\" store put k --file \"$1\""
+        let script = "trap '' XFSZ; ulimit -f 1; exec \"$0\" store put app.k --file \"$1\""
         let result = try SpawnedProcess.run(["/bin/sh", "-c", script, TestSupport.widgetHost, big],
                                             environment: environment, input: [])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("write failed"), "\(result)")
         #expect(result.stderr.contains("the previous value is intact"), "\(result)")
-        #expect(try store.get("k") == Array("old value".utf8))
+        #expect(try store.get("app.k") == Array("old value".utf8))
         let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []).filter { $0.hasPrefix(".") }
         #expect(leftovers == [], "the temporary file must be removed")
     }
@@ -255,14 +255,14 @@ struct SharedStoreTests {
         // 0 to 120% of it, so kills land before, during and after writes.
         let calibrationHome = try ServiceTestKit.temporaryDirectory("store-kill-calibration")
         let started = Date()
-        var calibration = try SpawnedProcess.start([TestSupport.widgetHost, "store", "put", "big", "--file", files[0]],
+        var calibration = try SpawnedProcess.start([TestSupport.widgetHost, "store", "put", "app.big", "--file", files[0]],
                                                    environment: SpawnedProcess.hostEnvironment(home: calibrationHome))
         #expect(calibration.wait() == .exited(0), "an uninterrupted put must succeed")
         let fullRun = max(Date().timeIntervalSince(started), 0.002)
 
         /// Which complete content the stored value is: 0 (all A), 1 (all B), or nil if absent; fails on a torn value.
         func stored() throws -> Int?? {
-            guard let value = try store.get("big") else { return .some(nil) }
+            guard let value = try store.get("app.big") else { return .some(nil) }
             guard value.count == size, let first = value.first, let index = contents.firstIndex(of: first),
                   value.allSatisfy({ $0 == first }) else {
                 let histogram = Dictionary(grouping: value, by: { $0 }).mapValues(\.count)
@@ -277,7 +277,7 @@ struct SharedStoreTests {
         var killed = 0, completed = 0, changedWhileKilled = 0, killedMidWrite = 0
         for iteration in 0..<iterations {
             let which = iteration % 2
-            var writer = try SpawnedProcess.start([TestSupport.widgetHost, "store", "put", "big", "--file", files[which]],
+            var writer = try SpawnedProcess.start([TestSupport.widgetHost, "store", "put", "app.big", "--file", files[which]],
                                                   environment: environment)
             usleep(useconds_t(Double.random(in: 0...(fullRun * 1.2)) * 1_000_000))
             writer.kill(SIGKILL)
@@ -310,16 +310,16 @@ struct SharedStoreTests {
         // Whatever killed writers left behind, `store list` shows only keys.
         let list = try TestSupport.runHost(["store", "list"], environment: environment)
         #expect(list.status == 0, "\(list)")
-        #expect(list.stdout == (previous == nil ? "" : "big\n"), "\(list)")
+        #expect(list.stdout == (previous == nil ? "" : "app.big\n"), "\(list)")
         let json = try TestSupport.runHost(["store", "list", "--json"], environment: environment)
-        #expect(json.stdout == (previous == nil ? "[]\n" : "[\"big\"]\n"), "\(json)")
+        #expect(json.stdout == (previous == nil ? "[]\n" : "[\"app.big\"]\n"), "\(json)")
 
         // A put that completes cleans up every dead writer's temporary file.
-        let final = try TestSupport.runHost(["store", "put", "big", "--file", files[1]], environment: environment)
+        let final = try TestSupport.runHost(["store", "put", "app.big", "--file", files[1]], environment: environment)
         #expect(final.status == 0, "\(final)")
         #expect(try stored() == .some(1))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        #expect(names == ["big"], "left after a clean put: \(names.sorted())")
+        #expect(names == ["app.big"], "left after a clean put: \(names.sorted())")
     }
 
     // MARK: The command line
@@ -334,32 +334,32 @@ struct SharedStoreTests {
         let empty = try TestSupport.runHost(["store", "list"], environment: environment)
         #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty)")
 
-        let put = try TestSupport.runHost(["store", "put", "greeting", "--file", home + "/value.bin"], environment: environment)
+        let put = try TestSupport.runHost(["store", "put", "app.greeting", "--file", home + "/value.bin"], environment: environment)
         #expect(put.status == 0, "\(put)")
         #expect(put.stdout.isEmpty)
-        let get = try ChildProcess.run([TestSupport.widgetHost, "store", "get", "greeting"], timeout: 60, environment: environment)
+        let get = try ChildProcess.run([TestSupport.widgetHost, "store", "get", "app.greeting"], timeout: 60, environment: environment)
         #expect(get.termination == .exited(0))
         #expect(get.standardOutput == value, "get must print the exact bytes")
 
-        _ = try TestSupport.runHost(["store", "put", "another", "--file", home + "/value.bin"], environment: environment)
+        _ = try TestSupport.runHost(["store", "put", "app.another", "--file", home + "/value.bin"], environment: environment)
         let list = try TestSupport.runHost(["store", "list"], environment: environment)
-        #expect(list.stdout == "another\ngreeting\n", "\(list)")
+        #expect(list.stdout == "app.another\napp.greeting\n", "\(list)")
         let listJSON = try TestSupport.runHost(["store", "list", "--json"], environment: environment)
-        #expect(try ServiceTestKit.json(listJSON.stdout) == ["another", "greeting"])
+        #expect(try ServiceTestKit.json(listJSON.stdout) == ["app.another", "app.greeting"])
 
-        let remove = try TestSupport.runHost(["store", "rm", "greeting"], environment: environment)
+        let remove = try TestSupport.runHost(["store", "rm", "app.greeting"], environment: environment)
         #expect(remove.status == 0, "\(remove)")
-        let gone = try TestSupport.runHost(["store", "get", "greeting"], environment: environment)
+        let gone = try TestSupport.runHost(["store", "get", "app.greeting"], environment: environment)
         #expect(gone.status == 1, "\(gone)")
-        #expect(gone.stderr.contains("no value for 'greeting'"), "\(gone)")
+        #expect(gone.stderr.contains("no value for 'app.greeting'"), "\(gone)")
         #expect(gone.stdout.isEmpty)
-        let removeAgain = try TestSupport.runHost(["store", "rm", "greeting"], environment: environment)
+        let removeAgain = try TestSupport.runHost(["store", "rm", "app.greeting"], environment: environment)
         #expect(removeAgain.status == 1, "\(removeAgain)")
 
         // The CLI and the library see the same store.
         let store = SharedStore(directory: SharedStore.defaultDirectory(environment))
-        #expect(try store.keys() == ["another"])
-        #expect(try store.get("another") == value)
+        #expect(try store.keys() == ["app.another"])
+        #expect(try store.get("app.another") == value)
     }
 
     @Test("store put reads standard input with '-' or when piped")
@@ -369,18 +369,18 @@ struct SharedStoreTests {
         let store = SharedStore(directory: SharedStore.defaultDirectory(environment))
         let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
 
-        let dash = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "piped", "-"], environment: environment, input: large)
+        let dash = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "app.piped", "-"], environment: environment, input: large)
         #expect(dash.status == 0, "\(dash)")
-        #expect(try store.get("piped") == large)
+        #expect(try store.get("app.piped") == large)
 
-        let implicit = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "implicit"], environment: environment,
+        let implicit = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "app.implicit"], environment: environment,
                                               input: Array("from a pipe".utf8))
         #expect(implicit.status == 0, "\(implicit)")
-        #expect(try store.get("implicit") == Array("from a pipe".utf8))
+        #expect(try store.get("app.implicit") == Array("from a pipe".utf8))
 
-        let empty = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "nothing", "-"], environment: environment, input: [])
+        let empty = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "app.nothing", "-"], environment: environment, input: [])
         #expect(empty.status == 0, "\(empty)")
-        #expect(try store.get("nothing") == [])
+        #expect(try store.get("app.nothing") == [])
     }
 
     @Test("CLI usage errors exit 2 and change nothing",
@@ -396,8 +396,9 @@ struct SharedStoreTests {
               ["store", "put"],
               ["store", "list", "extra"],
               ["store", "get", "k", "extra"],
-              ["store", "put", "k", "--file", "/dev/null", "-"],
-              ["store", "put", "k", "notdash"],
+              ["store", "put", "app.k", "--file", "/dev/null", "-"],
+              ["store", "put", "app.k", "notdash"],
+              ["store", "put", "nogroup", "--file", "/dev/null"],
           ])
     func cliUsageErrors(arguments: [String]) throws {
         let home = try ServiceTestKit.temporaryDirectory("store-usage")
@@ -419,7 +420,7 @@ struct SharedStoreTests {
         #expect(missing.stderr.contains("no value for 'absent'"))
         let rm = try TestSupport.runHost(["store", "rm", "absent"], environment: environment)
         #expect(rm.status == 1, "\(rm)")
-        let noFile = try TestSupport.runHost(["store", "put", "k", "--file", home + "/no-such-file"], environment: environment)
+        let noFile = try TestSupport.runHost(["store", "put", "app.k", "--file", home + "/no-such-file"], environment: environment)
         #expect(noFile.status == 1, "\(noFile)")
         #expect(noFile.stderr.contains("cannot read"), "\(noFile)")
         let store = SharedStore(directory: SharedStore.defaultDirectory(environment))

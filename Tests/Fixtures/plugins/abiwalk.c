@@ -18,7 +18,7 @@ WH_MANIFEST("{"
     "\"description\": \"Calls every service function with bad arguments.\","
     "\"screens\": [{\"id\": \"main\", \"title\": \"Answers\", \"actions\": [\"walk\"]}],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\","
-        " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.http/2\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
+        " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.http/2\", \"widget-host.http/3\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
         " \"optional\": [\"widget-host.future/8\"]},"
     "\"topics\": {\"publish\": [\"walk.out\"], \"subscribe\": [\"walk.*\"]},"
     "\"contracts\": {\"requires\": [\"org.example.walk/1\"]},"
@@ -150,6 +150,7 @@ static void walk(wh_plugin *p) {
     CALL(p, store->put(h, "walk.\xc0\xaf", "x", 1));
     CALL(p, store->get(h, "walk.\xc0\xaf", &s.output));
     CALL(p, store->remove(h, "walk.\xc0\xaf"));
+    CALL(p, store->get(h, "other.key", &s.output));
     CALL(p, config->get(h, "answer\xc0\xaf", &s.output));
 
     const wh_http_v1 *http = h->get_service(h, WH_SERVICE_HTTP);
@@ -167,6 +168,11 @@ static void walk(wh_plugin *p) {
     CALL(p, http2->get(h, "http://127.0.0.1:1/", 0, 0, NULL));
     CALL(p, http2->get(h, "http://127.0.0.1:1/", 5000, 0, &s.output));
     CALL(p, http->get(h, "http://127.0.0.1:1/", 5000, 0, &s.output));
+    /* http/3: the same calls, and an undeclared host answered as denied. */
+    const wh_http_v3 *http3 = h->get_service(h, WH_SERVICE_HTTP_3);
+    CALL(p, http3->get(h, NULL, 0, 0, &s.output));
+    CALL(p, http3->get(h, "http://127.0.0.1:1/", 0, 0, NULL));
+    CALL(p, http3->get(h, "http://undeclared.invalid/", 1000, 0, &s.output));
 
     const wh_bus_v1 *bus = h->get_service(h, WH_SERVICE_BUS);
     CALL(p, bus->publish(h, NULL, "{}"));

@@ -110,7 +110,7 @@ enum ServiceTestKit {
     /// A manifest for tests, built from JSON as a plugin would embed it.
     static func manifest(
         id: String, screens: [String], requiredServices: [String] = [], optionalServices: [String] = [],
-        publishes: [String] = [], subscribes: [String] = []
+        publishes: [String] = [], subscribes: [String] = [], storeGroups: [(String, StoreGroups.Access)] = []
     ) throws -> Manifest {
         let json: JSONValue = [
             "abi": "1.0", "id": .string(id), "name": .string("Test \(id)"), "version": "1.0.0", "vendor": "Tests",
@@ -120,6 +120,7 @@ enum ServiceTestKit {
                          "optional": .array(optionalServices.map(JSONValue.string))],
             "topics": ["publish": .array(publishes.map(JSONValue.string)),
                        "subscribe": .array(subscribes.map(JSONValue.string))],
+            "store": ["groups": .object(storeGroups.map { ($0.0, .string($0.1.rawValue)) })],
         ]
         return try Manifest(json: json)
     }
