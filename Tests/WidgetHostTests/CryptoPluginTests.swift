@@ -173,6 +173,16 @@ struct CryptoPluginTests {
         #expect(market.requests(CryptoMarket.pricePath) == 3)
     }
 
+    @Test("a host its manifest does not grant is shown as denied, not as a network failure, in process and isolated")
+    func deniedHost() throws {
+        for mode in [[], ["--isolate"]] {
+            let screen = try CryptoHost.screen(["--set", "crypto.priceURL=http://undeclared.invalid/price", "--actions", "retrieve"] + mode)
+            #expect(screen.unavailable?.code == "denied", "\(mode): \(screen)")
+            #expect(screen.unavailable?.reason == "denied: the widget's manifest does not grant undeclared.invalid, so the host did not connect",
+                    "\(mode): \(screen)")
+        }
+    }
+
     @Test("with no network the widget still renders, in the 'Price unavailable' state")
     func noNetwork() throws {
         // An endpoint on which nothing listens, as the lead's no-network case.

@@ -116,6 +116,22 @@ struct GrantVisibilityTests {
 
     // MARK: The log
 
+    @Test("on a terminal, a plugin's denial shows in the footer, and goes to the log file under XDG_STATE_HOME")
+    func denialInFooterAndFile() throws {
+        let directory = try hostile("footer", defines: ["-DHTTP_IN_RENDER", "-DHTTP_NO_HOSTS", #"-DHTTP_URL="http://127.0.0.1:9/""#])
+        let home = try Kit.Home()
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "hostile", "--plugin-dir", directory],
+                                environment: home.environment.merging(["TERM": "xterm"]) { $1 }, settings: Kit.terminal)
+        defer { terminal.kill() }
+        let screen = try terminal.waitFor("the denial in the footer") { $0.contains("! hostile: denied GET http://127.0.0.1:9/") }
+        #expect(screen.contains("http status -2"), "\(screen)")
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+        let file = try String(contentsOfFile: home.root + "/state/widget-host/widget-host.log", encoding: .utf8)
+        #expect(file.contains("org.example.hostile: denied GET http://127.0.0.1:9/: 127.0.0.1 is not among the hosts its manifest declares (none)"),
+                "\(file)")
+    }
+
     @Test("a source logging in a loop is held to its lines a second, and the drop is said once the second is over")
     func rateLimited() throws {
         let recorder = LogRecorder()

@@ -24,7 +24,7 @@ struct PluginCorpusTests {
 
             let objects = try #require(try JSONSerialization.jsonObject(with: Data(listing.run.stdout.utf8)) as? [[String: Any]])
             for object in objects {
-                #expect(Set(object.keys) == ["id", "name", "version", "abi", "path", "status", "reason"])
+                #expect(Set(object.keys) == ["id", "name", "version", "abi", "path", "status", "reason", "warnings"])
             }
         }
 
