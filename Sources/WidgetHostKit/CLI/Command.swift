@@ -101,7 +101,7 @@ extension Option {
                                      "run each plugin in a sandboxed process of its own (config: \"host\": {\"isolation\": \"always\"})")
     static let json = Option.flag("--json", "print JSON instead of text")
     static let config = Option.value("--config", "FILE",
-                                     "read the configuration from FILE (default $XDG_CONFIG_HOME/widget-host/config.json)",
+                                     "read the configuration from FILE (default \(HelpPages.under("XDG_CONFIG_HOME", HostConfig.defaultPath)))",
                                      completion: .file)
     static let set = Option.value("--set", "PLUGIN.KEY=VALUE", "override one configuration key (repeatable)", repeatable: true)
     static func now(_ help: String) -> Option { .value("--now", "ISO8601", help) }

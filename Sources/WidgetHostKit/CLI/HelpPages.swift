@@ -1,5 +1,7 @@
+import Glibc
+import HostShim
 
-/// `widget-host help [COMMAND|TOPIC]` and `widget-host help --man`: every
+/// `widget-host help [COMMAND|TOPIC]`, `help --man` and `help --markdown`: every
 /// page comes from the command declarations and the topics below, so help,
 /// the man page and the completions cannot say different things.
 enum HelpPages {
@@ -13,7 +15,7 @@ enum HelpPages {
         Plugins are searched for in, first found wins:
           1. each --plugin-dir DIR
           2. WIDGET_HOST_PLUGIN_PATH (colon-separated)
-          3. $XDG_DATA_HOME/widget-host/plugins (default ~/.local/share/widget-host/plugins)
+          3. \(under("XDG_DATA_HOME", UserDirectories.plugins)) (default \(byDefault(UserDirectories.plugins)))
           4. the directory that holds the widget-host executable
         """
 
@@ -22,9 +24,12 @@ enum HelpPages {
         summary: "show the help page of a command or topic, or every page as a man page",
         operands: [Operand(name: "COMMAND|TOPIC", help: "a command, or one of the topics: \(topics.map(\.name).joined(separator: ", "))",
                            optional: true, completion: .helpPage)],
-        options: [.flag("--man", "print every page as one man page, in troff: widget-host help --man | man -l -")],
+        options: [.flag("--man", "print every page as one man page, in troff: widget-host help --man | man -l -"),
+                  .flag("--markdown", "print every page as Markdown: the command reference, docs/commands.md")],
         run: { cli, arguments in
-            if arguments.has("--man") {
+            if arguments.has("--markdown") {
+                cli.console.out(MarkdownReference.page(commands: WidgetHostCLI.commands, homeOptions: LaunchCommand.homeOptions, topics: topics))
+            } else if arguments.has("--man") {
                 cli.console.out(manPage(commands: WidgetHostCLI.commands, homeOptions: LaunchCommand.homeOptions, version: WidgetHostCLI.version))
             } else if let name = arguments.positionals.first {
                 guard let page = page(name, commands: WidgetHostCLI.commands) else {
@@ -66,10 +71,10 @@ enum HelpPages {
         """),
         Topic(name: "config", summary: "the configuration file, --config and --set", text: """
         The configuration is JSON, read from --config FILE or else, if it exists,
-        $XDG_CONFIG_HOME/widget-host/config.json (default ~/.config/widget-host/config.json):
+        \(under("XDG_CONFIG_HOME", HostConfig.defaultPath)) (default \(byDefault(HostConfig.defaultPath))).
+        Every key of "host" is shown here with its default:
 
-          {"host": {"isolation": "always"},
-           "plugins": {"crypto": {"currency": "EUR"}}}
+        \(configExample)
 
         "plugins" has a section per plugin (by full id or last part); each plugin sees
         only its own. --set PLUGIN.KEY=VALUE overrides one key (VALUE is JSON if it
@@ -78,22 +83,62 @@ enum HelpPages {
         is a warning with the closest known name.
         """),
         Topic(name: "environment", summary: "the environment variables widget-host reads", text: """
-          WIDGET_HOST_PLUGIN_PATH  directories to search for plugins (colon-separated)
-          WIDGET_HOST_LOG          log threshold: debug, info, warning (default) or error
-          WIDGET_HOST_SDK          the package source `widget-host new` builds against
-          XDG_DATA_HOME            holds widget-host/plugins and widget-host/store
-          XDG_CONFIG_HOME          holds widget-host/config.json
-          NO_COLOR                 set: no colour on the terminal
-          COLUMNS                  the terminal's width, where it cannot be asked
+          WIDGET_HOST_PLUGIN_PATH   directories to search for plugins (colon-separated)
+          WIDGET_HOST_LOG           log threshold: \(LogLevel.allCases.map(\.name).joined(separator: ", ")) (default warning)
+          WIDGET_HOST_SDK           the package source `widget-host new` builds against
+          WIDGET_HOST_SANDBOX_SKIP  landlock,seccomp: leave parts of the sandbox out, to try a weak one
+          XDG_DATA_HOME             holds \(relative("XDG_DATA_HOME", UserDirectories.plugins)), \
+        \(relative("XDG_DATA_HOME", SharedStore.defaultDirectory)) (the store) and
+                                    \(relative("XDG_DATA_HOME", IsolatedLauncher.dataDirectories)) (isolated plugins' own directories)
+          XDG_CONFIG_HOME           holds \(relative("XDG_CONFIG_HOME", HostConfig.defaultPath))
+          XDG_STATE_HOME            holds \(relative("XDG_STATE_HOME", QuarantineStore.defaultPath)) (the crash-loop breaker's record)
+          NO_COLOR                  set: no colour on the terminal (TERM=dumb too)
+          COLUMNS, LINES            the terminal's size, where it cannot be asked
         """),
         Topic(name: "exit-status", summary: "what the exit status means, for scripts", text: """
-          0  success
-          1  failure: a plugin not found or refused, a broken configuration, a widget
-             still loading when --wait ran out, an error screen, or output that could
-             not be written (a message says which)
-          2  a usage error: an unknown command or option, a missing or bad value
+          0    success (launch: a screen was rendered, even one that shows an error)
+          1    failure: a plugin not found or refused, a broken configuration, an action
+               refused, a widget still loading when --wait ran out, or output that could
+               not be written (a message says which)
+          2    a usage error: an unknown command or option, a missing or bad value
+          \(WH_SHIM_PLUGIN_EXIT_STATUS)   a plugin loaded in process called exit during a call, ending the host
+          \(128 + SIGINT)  Ctrl-C in an interactive session
         """),
     ]
+
+    /// The configuration's example: every host setting at its default, and a plugin's section.
+    static var configExample: String {
+        let host = IsolationSettings.defaultsConfig
+        let plugins = JSONValue.object([("checkout", .object([
+            ("currencyCode", .string("USD")), ("locale", .string("en_US")),
+            ("minimumAmount", .string("50.00")), ("maximumAmount", .string("2000.00")),
+        ]))])
+        guard case let .object(settings) = host else { return "" }
+        let hostLines = settings.map { "\"\($0.0)\": \(spaced($0.1))" }.joined(separator: ",\n            ")
+        return "  {\"host\": {\(hostLines)},\n   \"plugins\": \(spaced(plugins))}"
+    }
+
+    /// JSON on one line with a space after each colon and comma, as people write it.
+    static func spaced(_ value: JSONValue) -> String {
+        switch value {
+        case let .object(members): "{" + members.map { "\(JSONValue.string($0.0).serialized): \(spaced($0.1))" }.joined(separator: ", ") + "}"
+        case let .array(elements): "[" + elements.map(spaced).joined(separator: ", ") + "]"
+        default: value.serialized
+        }
+    }
+
+    /// A path as the function that makes it makes it, written under `$VARIABLE`.
+    static func under(_ variable: String, _ path: ([String: String]) -> String) -> String {
+        "$" + variable + "/" + relative(variable, path)
+    }
+
+    /// The part of a path below `$VARIABLE`.
+    static func relative(_ variable: String, _ path: ([String: String]) -> String) -> String {
+        String(path([variable: "/@"]).dropFirst(3))
+    }
+
+    /// A path where no XDG variable is set, under `~`.
+    static func byDefault(_ path: ([String: String]) -> String) -> String { path(["HOME": "~"]) }
 
     /// The page for a command or a topic, or nil for neither.
     static func page(_ name: String, commands: [Command]) -> String? {

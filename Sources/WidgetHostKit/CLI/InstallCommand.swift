@@ -64,7 +64,7 @@ enum InstallCommand {
     }
 
     static func pluginDirectory(_ environment: [String: String]) -> String {
-        UserDirectories.data(environment) + "/widget-host/plugins"
+        UserDirectories.plugins(environment)
     }
 
     /// The files in `directory` whose manifest carries `id`.

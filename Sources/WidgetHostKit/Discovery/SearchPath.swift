@@ -33,7 +33,7 @@ public struct SearchPath: Equatable, Sendable {
         for path in (environment["WIDGET_HOST_PLUGIN_PATH"] ?? "").split(separator: ":") {
             directories.append(Directory(path: String(path), origin: "WIDGET_HOST_PLUGIN_PATH", explicit: true))
         }
-        directories.append(Directory(path: UserDirectories.data(environment) + "/widget-host/plugins", origin: "XDG_DATA_HOME", explicit: false))
+        directories.append(Directory(path: UserDirectories.plugins(environment), origin: "XDG_DATA_HOME", explicit: false))
         if let executableDirectory {
             directories.append(Directory(path: executableDirectory, origin: "executable directory", explicit: false))
         }
@@ -60,6 +60,11 @@ public enum UserDirectories {
 
     public static func data(_ environment: [String: String]) -> String {
         absolute(environment["XDG_DATA_HOME"]) ?? home(environment) + "/.local/share"
+    }
+
+    /// Where `install` puts plugins, and the search path's third place.
+    public static func plugins(_ environment: [String: String]) -> String {
+        data(environment) + "/widget-host/plugins"
     }
 
     public static func config(_ environment: [String: String]) -> String {

@@ -4,7 +4,7 @@
 /// kind as u8, the request id as u32 little-endian), then the payload: a u32
 /// little-endian length, that many bytes of UTF-8 JSON (the message's
 /// fields), and the rest as raw bytes (a rendered view, a value to store).
-/// Raw bytes stay raw, so a 4 MiB view is not escaped into a JSON string.
+/// Raw bytes stay raw, so a large view is not escaped into a JSON string.
 ///
 /// Neither side trusts the other's lengths: a frame whose header announces
 /// more than `maxPayloadBytes` is refused before anything is read into
@@ -42,7 +42,7 @@ public struct Frame: Equatable, Sendable {
     /// arguments as `args`, in the order its `ServiceFunction` describes.
     public static let protocolVersion = 2
     public static let headerBytes = 9
-    /// The most a payload may be, either way: a 4 MiB render, a config
+    /// The most a payload may be, either way: a render, a config
     /// section, an http body or a value to store, with room to spare.
     public static let maxPayloadBytes = 16 << 20
 

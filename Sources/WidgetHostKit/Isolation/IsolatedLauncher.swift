@@ -54,10 +54,15 @@ public struct IsolatedLauncher: Sendable {
             })
     }
 
+    /// Where each isolated plugin's own directory is made.
+    public static func dataDirectories(_ environment: [String: String]) -> String {
+        UserDirectories.data(environment) + "/widget-host/data"
+    }
+
     /// The plugin's own directory, made (mode 0700) if need be, canonical,
     /// since the sandbox compares paths by their text.
     public static func dataDirectory(for id: PluginID, environment: [String: String]) throws(Refusal) -> String {
-        let path = UserDirectories.data(environment) + "/widget-host/data/" + id.value
+        let path = dataDirectories(environment) + "/" + id.value
         var built = ""
         for part in path.split(separator: "/") {
             built += "/" + part

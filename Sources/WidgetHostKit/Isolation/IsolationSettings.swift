@@ -1,10 +1,7 @@
 /// How isolated plugins run: whether at all, how long each call may take,
 /// and the limits of their processes. From the configuration's "host"
-/// object, overridden by `--isolate`:
-///
-///     { "host": { "isolation": "always",
-///                 "deadlines": { "create": 10, "render": 5, "action": 5, "event": 5 },
-///                 "limits": { "memoryMiB": 1024, "cpuSeconds": 120 } } }
+/// object, overridden by `--isolate`; `configJSON` writes them back in that
+/// form, so `widget-host help config` shows the defaults this file sets.
 public struct IsolationSettings: Sendable, Equatable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Plugins load into the host's own process (fast, unprotected).
@@ -74,6 +71,20 @@ public struct IsolationSettings: Sendable, Equatable {
             }
         }
     }
+
+    /// The "host" object of a configuration that sets exactly these settings.
+    public var configJSON: JSONValue {
+        func number(_ value: Double) -> JSONValue { .number(value == value.rounded() ? String(Int(value)) : String(value)) }
+        return .object([
+            ("isolation", .string(mode.rawValue)),
+            ("deadlines", .object(Call.allCases.map { ($0.rawValue, number(deadline($0))) })),
+            ("limits", .object([("memoryMiB", number(Double(memoryMiB))), ("cpuSeconds", number(Double(cpuSeconds))),
+                                ("eventsPerSecond", number(Double(maxEventsPerSecond)))])),
+        ])
+    }
+
+    /// The "host" object with every setting at its default.
+    public static var defaultsConfig: JSONValue { IsolationSettings().configJSON }
 
     private static func number(_ value: JSONValue, _ key: String, range: ClosedRange<Double>) throws(IsolationConfigError) -> Double {
         guard case let .number(text) = value, let number = Double(text), range.contains(number) else {

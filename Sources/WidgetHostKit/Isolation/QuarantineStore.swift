@@ -84,7 +84,12 @@ public struct QuarantineStore: Sendable {
     }
 
     public init(environment: [String: String]) {
-        self.init(path: Self.stateDirectory(environment) + "/widget-host/quarantine.json")
+        self.init(path: Self.defaultPath(environment))
+    }
+
+    /// The record every command shares.
+    public static func defaultPath(_ environment: [String: String]) -> String {
+        stateDirectory(environment) + "/widget-host/quarantine.json"
     }
 
     /// `$XDG_STATE_HOME`, or `~/.local/state` (a relative value is ignored, as the spec says).

@@ -12,8 +12,10 @@ public final class PluginInstance: WidgetInstance {
     /// The plugin's own pointer for this instance, for measuring the bare ABI call.
     public var rawHandle: OpaquePointer { handle }
 
-    /// The most a single render may write.
-    public static let maxRenderBytes = 4 << 20
+    /// The most a single render (or query answer) may write: the view
+    /// parser's limit, since a larger view could never be shown. Before, the
+    /// cap was 4 MiB while the parser refused anything over 1 MiB.
+    public static let maxRenderBytes = ViewDescription.maxBytes
 
     public typealias CallError = WidgetCallError
 
