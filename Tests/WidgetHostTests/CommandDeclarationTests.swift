@@ -129,7 +129,7 @@ struct CommandDeclarationTests {
             #expect(page.status == 0)
             #expect(page.out.hasPrefix("widget-host help \(topic.name): \(topic.summary)\n"))
         }
-        #expect(try WidgetHostCLITests.run(["help", "exit-status"]).out.contains("2  a usage error"))
+        #expect(try WidgetHostCLITests.run(["help", "exit-status"]).out.contains("2    a usage error"))
         #expect(try WidgetHostCLITests.run(["help", "timeline"]).out == TimelineCommand.command.helpText)
         let overview = try WidgetHostCLITests.run(["--help"]).out
         for topic in HelpPages.topics { #expect(overview.contains("\n  \(topic.name) "), "overview lacks topic \(topic.name)") }
