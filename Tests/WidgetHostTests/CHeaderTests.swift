@@ -70,7 +70,23 @@ struct CHeaderTests {
         #expect(count >= 25)
     }
 
-    @Test("every service header says how its table grows and has a typed wrapper for each function")
+    @Test("the growth rule is stated once, in version.h, and every header that grows points to it")
+    func growthRuleStatedOnce() throws {
+        let headers = try Self.headers()
+        let stating = headers.filter { $0.text.contains("The growth rule, stated here once") }.map(\.name)
+        #expect(stating == ["version.h"])
+        // The words a restatement would use: none outside version.h.
+        for (name, text) in headers where name != "version.h" {
+            for phrase in ["never changes once", "appending", "Grows by a new id", "Later minors"] {
+                #expect(!text.contains(phrase), "\(name) restates the growth rule (\"\(phrase)\")")
+            }
+        }
+        for name in ["plugin.h", "host.h"] {
+            #expect(headers.first { $0.name == name }?.text.contains("growth rule") == true, "\(name) does not point to the growth rule")
+        }
+    }
+
+    @Test("every service header points to the growth rule and has a typed wrapper for each function")
     func serviceHeaders() throws {
         let services = try Self.headers().filter { $0.name.hasPrefix("services/") }
         // One header per service family: http.h holds http/1 and http/2.
@@ -78,7 +94,7 @@ struct CHeaderTests {
         #expect(services.count == families.count)
         for (name, text) in services {
             let service = String(name.dropFirst("services/".count).dropLast(2))
-            #expect(text.contains("Grows by a new id (\"widget-host.\(service)/2\")"), "\(name) does not say how it grows")
+            #expect(text.contains("how a service grows is the growth rule in version.h"), "\(name) does not point to the growth rule")
             // A contract's table is asked for by the contract's id, which the plugin chooses.
             #expect(text.contains("WH_SERVICE_REF(\(service),") || text.contains("wh_use_\(service)(const wh_host *host, const char *id)"),
                     "\(name) has no wh_use_\(service)")

@@ -14,8 +14,8 @@ WH_BEGIN_DECLS
 
 typedef struct wh_host {
     /* The ABI the host speaks and sizeof(wh_host) as the host built it. A
-     * plugin built against a newer minor must check struct_size before it
-     * reads a field appended after the ones it knows. */
+     * plugin reads a field appended after these only when struct_size covers
+     * it (the growth rule, version.h). */
     uint32_t abi_major;
     uint32_t abi_minor;
     uint32_t struct_size;

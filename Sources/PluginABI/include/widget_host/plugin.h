@@ -94,23 +94,23 @@ typedef struct wh_plugin_descriptor {
      * [main-thread] */
     void (*destroy)(wh_plugin *plugin);
 
-    /* ---- Optional fields, appended within ABI 1.0. A host reads a field only
-     * when struct_size covers it, so a plugin built before it (shorter
-     * struct_size) is read as having left it NULL, and a host built before it
-     * ignores it. NULL always means "not provided". ---- */
+    /* ---- Optional fields, appended within ABI 1.0 under the growth rule
+     * (version.h): NULL, or beyond a plugin's struct_size, means "not
+     * provided". ---- */
 
     /* Answers a host-level query with UTF-8 JSON written to out, like render.
      * Queries are defined by the host, not by the plugin, and any plugin may
      * answer any of them:
-     *   "status": the widget's state as a script should see it, an object
-     *             whose meaning is the widget's own (Checkout: {"isValid":
-     *             true, "amountDueToday": ..., "paymentScheduleChecksum": ...}
-     *             or {"isValid": false, "errorCode": ..., "message": ...}).
+     *   "status": the widget's state as a script should see it
+     *             (`launch --status`), an object whose meaning is the
+     *             widget's own; each widget documents its own.
      *   "timeline": the entries a widget with a timeline will show, for
      *             `widget-host timeline --json`: {"entries": [{"date": ISO
      *             8601, "current": bool, "data": the entry's data or null}],
      *             "error": why there are none, or null}, plus any fields of
-     *             the widget's own (Trips: "now", "skipped").
+     *             the widget's own.
+     *   a contract's id: the answer the plugin promised under a contract it
+     *             provides (services/contract.h).
      * Returns WH_OK, WH_UNKNOWN_QUERY for a query it does not answer, or
      * WH_FAILED. [main-thread], like render. query_id and out are borrowed for
      * the call only. A query must not change what the widget shows. */
@@ -129,8 +129,8 @@ typedef struct wh_plugin_descriptor {
  * defines it here. */
 #define WH_ACTION_REFRESH "widget-host.refresh"
 
-/* The size of the descriptor as ABI 1.0 defines it: the smallest a host
- * accepts. Later minors append fields after destroy. */
+/* The size of the descriptor as ABI 1.0 first defined it: the smallest a
+ * host accepts. Fields appended under the growth rule come after destroy. */
 static const uint32_t WH_DESCRIPTOR_SIZE_1_0 =
     (uint32_t)(offsetof(wh_plugin_descriptor, destroy) + sizeof(void (*)(wh_plugin *)));
 

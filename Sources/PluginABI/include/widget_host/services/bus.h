@@ -12,7 +12,7 @@
  * Events reach the instance through its descriptor's on_event, on the
  * host's main thread, one at a time, in the order they were published.
  *
- * Grows by a new id ("widget-host.bus/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_BUS_H
 #define WIDGET_HOST_SERVICES_BUS_H
 

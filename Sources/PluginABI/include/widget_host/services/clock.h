@@ -2,7 +2,7 @@
  * Plugins read time here rather than from the system, so that `--now` and
  * tests can set it.
  *
- * Grows by a new id ("widget-host.clock/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_CLOCK_H
 #define WIDGET_HOST_SERVICES_CLOCK_H
 

@@ -2,7 +2,7 @@
  * configuration, "widget-host.config/1". A plugin never sees another
  * plugin's section.
  *
- * Grows by a new id ("widget-host.config/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_CONFIG_H
 #define WIDGET_HOST_SERVICES_CONFIG_H
 

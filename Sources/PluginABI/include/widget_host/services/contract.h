@@ -16,7 +16,7 @@
  * in its own process with --isolate); the consumer never holds the
  * provider's code or memory, only its answers.
  *
- * Grows by a new id ("widget-host.contract/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_CONTRACT_H
 #define WIDGET_HOST_SERVICES_CONTRACT_H
 

@@ -2,7 +2,7 @@
  * The only network access a plugin should need; the host enforces a timeout
  * and a limit on the size of the response.
  *
- * Grows by a new id ("widget-host.http/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_HTTP_H
 #define WIDGET_HOST_SERVICES_HTTP_H
 

@@ -1,7 +1,7 @@
 /* widget_host/services/log.h: the host's log, "widget-host.log/1".
  * Messages are attributed to the plugin that owns the wh_host.
  *
- * Grows by a new id ("widget-host.log/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_LOG_H
 #define WIDGET_HOST_SERVICES_LOG_H
 

@@ -9,7 +9,7 @@
  * screen; a plugin may open its own screens or another plugin's. An unknown
  * target leaves the stack as it was and publishes "nav.error".
  *
- * Grows by a new id ("widget-host.navigator/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_NAVIGATOR_H
 #define WIDGET_HOST_SERVICES_NAVIGATOR_H
 

@@ -14,7 +14,7 @@
  * write to a group declared "read", answers WH_STORE_BAD_KEY (and the host
  * logs the denial); a key without a dot is the app's alone.
  *
- * Grows by a new id ("widget-host.store/2"); this table never changes. */
+ * This table never changes: how a service grows is the growth rule in version.h. */
 #ifndef WIDGET_HOST_SERVICES_STORE_H
 #define WIDGET_HOST_SERVICES_STORE_H
 
