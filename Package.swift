@@ -21,6 +21,10 @@ func widget(_ name: String) -> [Target] {
 
 let widgets = ["CryptoPlugin", "CheckoutPlugin", "TripsPlugin", "TickerPlugin"]
 
+// Licensed under the Apache License, Version 2.0 (LICENSE). Every product
+// below, the executables and the libraries a plugin links (PluginABI, PluginKit),
+// is under that licence; a plugin built against them may carry any licence of
+// its own, as Apache-2.0 permits.
 let package = Package(
     name: "WidgetHost",
     products: [
