@@ -42,7 +42,8 @@ struct DocumentedLimitsTests {
         ("docs/isolation.md", "publishes a payload over \(mib(Bus.maxPayloadBytes))"),
         ("docs/isolation.md", "the bus's limit of \(Bus.maxPayloadBytes) bytes"),
         ("docs/isolation.md", "(at most \(HTTPClient.maxRedirects))"),
-        ("docs/isolation.md", "stops \(spelled[QuarantineStore.crashLimit] ?? "?") times in \(spelled[Int(QuarantineStore.windowMilliseconds / 60_000)] ?? "?") minutes"),
+        ("docs/isolation.md", "stops \(spelled[QuarantineStore.crashLimit] ?? "?") times in "
+            + "\(spelled[Int(QuarantineStore.windowMilliseconds / 60_000)] ?? "?") minutes"),
         ("docs/services.md", "A payload over \(mib(Bus.maxPayloadBytes)) (`WH_BUS_MAX_PAYLOAD_BYTES`)"),
         ("docs/services.md", "the bus's limit of \(Bus.maxPayloadBytes) bytes"),
         ("docs/services.md", "More than \(settings.maxEventsPerSecond) events a second"),

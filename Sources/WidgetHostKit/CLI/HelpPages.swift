@@ -91,7 +91,8 @@ enum HelpPages {
         \(relative("XDG_DATA_HOME", SharedStore.defaultDirectory)) (the store) and
                                     \(relative("XDG_DATA_HOME", IsolatedLauncher.dataDirectories)) (isolated plugins' own directories)
           XDG_CONFIG_HOME           holds \(relative("XDG_CONFIG_HOME", HostConfig.defaultPath))
-          XDG_STATE_HOME            holds \(relative("XDG_STATE_HOME", QuarantineStore.defaultPath)) (the crash-loop breaker's record)
+          XDG_STATE_HOME            holds \(relative("XDG_STATE_HOME", LogFile.defaultPath)) (the log) and
+                                    \(relative("XDG_STATE_HOME", QuarantineStore.defaultPath)) (the crash-loop breaker's record)
           NO_COLOR                  set: no colour on the terminal (TERM=dumb too)
           COLUMNS, LINES            the terminal's size, where it cannot be asked
         """),

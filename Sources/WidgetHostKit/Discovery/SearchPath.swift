@@ -62,6 +62,11 @@ public enum UserDirectories {
         absolute(environment["XDG_DATA_HOME"]) ?? home(environment) + "/.local/share"
     }
 
+    /// `$XDG_STATE_HOME`, or `~/.local/state` (a relative value is ignored, as the spec says).
+    public static func state(_ environment: [String: String]) -> String {
+        absolute(environment["XDG_STATE_HOME"]) ?? home(environment) + "/.local/state"
+    }
+
     /// Where `install` puts plugins, and the search path's third place.
     public static func plugins(_ environment: [String: String]) -> String {
         data(environment) + "/widget-host/plugins"

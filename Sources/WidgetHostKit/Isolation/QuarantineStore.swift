@@ -92,11 +92,8 @@ public struct QuarantineStore: Sendable {
         stateDirectory(environment) + "/widget-host/quarantine.json"
     }
 
-    /// `$XDG_STATE_HOME`, or `~/.local/state` (a relative value is ignored, as the spec says).
-    public static func stateDirectory(_ environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state }
-        return UserDirectories.home(environment) + "/.local/state"
-    }
+    /// `$XDG_STATE_HOME`, or `~/.local/state`.
+    public static func stateDirectory(_ environment: [String: String]) -> String { UserDirectories.state(environment) }
 
     // MARK: Questions
 

@@ -18,8 +18,11 @@ public final class LogFile: Sendable {
 
     /// The file under the state directory of `environment` (the XDG spec's default: ~/.local/state).
     public convenience init(environment: [String: String]) {
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? UserDirectories.home(environment) + "/.local/state"
-        self.init(path: state + "/widget-host/widget-host.log")
+        self.init(path: Self.defaultPath(environment))
+    }
+
+    public static func defaultPath(_ environment: [String: String]) -> String {
+        UserDirectories.state(environment) + "/widget-host/widget-host.log"
     }
 
     func append(_ line: String) {
