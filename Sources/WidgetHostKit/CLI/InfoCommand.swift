@@ -6,7 +6,8 @@ enum InfoCommand {
         name: "info",
         summary: "show a plugin's manifest and whether it loads",
         operands: [PluginLookup.operand],
-        options: Option.search + [.allowWeakSandbox, .json, .value("--timeout", "SECONDS", "how long loading may take (default 10)")],
+        options: Option.search + [.allowWeakSandbox, .json,
+                                  .value("--timeout", "SECONDS", "how long loading may take (default \(Int(ValidateCommand.defaultTimeout)))")],
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("info needs a plugin id, name or path") }
             let timeout = try ValidateCommand.timeout(arguments)

@@ -4,6 +4,9 @@ import Glibc
 /// or once (for scripts, with `--actions` run first). `widget-host` with no
 /// arguments opens the home screen, which lists the widgets.
 enum LaunchCommand {
+    /// How long `--wait` waits for a loading widget unless told (launch and timeline).
+    static let defaultWait = 15.0
+
     static let command = Command(
         name: "launch",
         summary: "show a widget: interactive on a terminal, rendered once otherwise",
@@ -16,7 +19,7 @@ enum LaunchCommand {
                   .value("--actions", "LIST", "run these actions first, comma-separated: retrieve,exchanges or update=250.00; "
                           + "back pops, widget://... navigates"),
                   .flag("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
-                  .wait("how long to wait for a loading widget before rendering (default 15)"),
+                  .wait("how long to wait for a loading widget before rendering (default \(Int(defaultWait)))"),
                   .flag("--trace-events", "print every bus event on stderr as a line of JSON, as it is published")]
             + homeOptions,
         run: { cli, arguments in
@@ -33,7 +36,7 @@ enum LaunchCommand {
     /// `target` nil opens the home screen.
     static func launch(_ cli: WidgetHostCLI, _ arguments: Arguments, target: NavigationTarget?) throws -> Int32 {
         let format = try ScreenFormat(rawValue: arguments.value("--format") ?? "text").orThrow(UsageError("--format takes text or json"))
-        let wait = try seconds(arguments.value("--wait"), default: 15)
+        let wait = try seconds(arguments.value("--wait"), default: defaultWait)
         let actions = try parseActions(arguments.value("--actions"))
         let runtime = try cli.runtime(arguments)
         let report = cli.scan(arguments, config: runtime.resolve(HostConfig.self))

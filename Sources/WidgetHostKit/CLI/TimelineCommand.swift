@@ -16,10 +16,10 @@ enum TimelineCommand {
         options: [.flag("--json", "print the entries as JSON: each entry's date and data (the widget's answer to the timeline query)"),
                   .flag("--screen-json", "print the rendered timeline screen as JSON, as launch --format json does"),
                   .now("the time to build the timeline at, such as 2026-06-10T09:00:00Z"),
-                  .wait("how long to wait for a loading widget (default 15)")] + Option.configuration + Option.search,
+                  .wait("how long to wait for a loading widget (default \(Int(LaunchCommand.defaultWait)))")] + Option.configuration + Option.search,
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("timeline needs a widget id or name") }
-            let wait = try LaunchCommand.seconds(arguments.value("--wait"), default: 15)
+            let wait = try LaunchCommand.seconds(arguments.value("--wait"), default: LaunchCommand.defaultWait)
             let runtime = try cli.runtime(arguments)
             let report = cli.scan(arguments, config: runtime.resolve(HostConfig.self))
             let session = WidgetSession(runtime: runtime, plugins: report.plugins)

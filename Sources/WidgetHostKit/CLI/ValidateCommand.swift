@@ -9,7 +9,8 @@ enum ValidateCommand {
         name: "validate",
         summary: "exercise a plugin's whole contract in a child process and report each check",
         operands: [PluginLookup.operand],
-        options: [.value("--timeout", "SECONDS", "how long the plugin may take in all (default 10)"), .allowWeakSandbox, .json] + Option.search,
+        options: [.value("--timeout", "SECONDS", "how long the plugin may take in all (default \(Int(defaultTimeout)))"), .allowWeakSandbox, .json]
+            + Option.search,
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("validate needs a plugin file, id or name") }
             let timeout = try timeout(arguments)
