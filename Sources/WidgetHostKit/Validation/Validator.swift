@@ -129,7 +129,7 @@ public struct Validator {
         let base = Environment.current["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array((base + "/widget-host-validate-XXXXXX").utf8CString)
         guard mkdtemp(&template) != nil else { throw SystemError(code: errno) }
-        let made = String(cString: template)
+        let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         guard let real = realpath(made, nil) else { throw SystemError(code: errno) }
         defer { free(real) }
         return String(cString: real)
