@@ -172,8 +172,8 @@ struct PluginCorpusTests {
             #expect(result.passed)
             #expect(result.checks.allSatisfy { $0.result == "pass" }, "\(run)")
             let names = result.checks.map(\.check)
-            for check in ["inspect file", "load", "create", "render main", "action main/wave", "action main/rename",
-                          "render about", "render an undeclared screen", "event hello.validate", "destroy"] {
+            for check in ["inspect file", "load", "create", "render main", "refresh main", "action main/wave", "action main/rename",
+                          "render about", "refresh about", "render an undeclared screen", "event hello.validate", "destroy"] {
                 #expect(names.contains(check), "no check \(check) in \(run)")
             }
         }
