@@ -37,7 +37,8 @@ struct NewCommandTests {
 
     /// Runs a build tool with WIDGET_HOST naming the host under test.
     static func run(_ arguments: [String], timeout: Double = 900) throws {
-        try OutOfTreeSwiftPluginTests.run([try OutOfTreeSwiftPluginTests.executable(arguments[0])] + arguments.dropFirst(),
+        let tool = arguments[0].hasPrefix("/") ? arguments[0] : try OutOfTreeSwiftPluginTests.executable(arguments[0])
+        try OutOfTreeSwiftPluginTests.run([tool] + arguments.dropFirst(),
                                           timeout: timeout, environment: ["WIDGET_HOST": TestSupport.widgetHost])
     }
 
