@@ -32,6 +32,17 @@ struct CHeaderTests {
         return found
     }
 
+    @Test("wh_buffer keeps a service's answer NUL-terminated, keeps what fits of one too long and says so", arguments: ["gcc", "g++"])
+    func outputBuffer(compiler: String) throws {
+        let directory = try TestSupport.makeTemporaryDirectory("buffer")
+        let program = directory + "/buffer"
+        let language = compiler == "g++" ? ["-x", "c++"] : []
+        try OutOfTreeSwiftPluginTests.run([try OutOfTreeSwiftPluginTests.executable(compiler), "-Wall", "-Wextra", "-Werror"] + language
+            + ["-I", TestSupport.includeDirectory, TestSupport.packageRoot + "/Tests/Fixtures/buffer_check.c", "-o", program])
+        let run = try ChildProcess.run([program], timeout: 30, environment: [:])
+        #expect(String(decoding: run.standardOutput, as: UTF8.self) == "0 [abc] 3 0\n-1 [abcdefg] 7 1\n0 [] 0 0\n")
+    }
+
     @Test("a C++ plugin builds with g++ -Wall -Wextra -Wpedantic -Werror and runs, in process and isolated")
     func cxxPlugin() throws {
         let directory = try TestSupport.makeTemporaryDirectory("cxx-plugin")

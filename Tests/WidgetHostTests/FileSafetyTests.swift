@@ -118,20 +118,20 @@ struct FileSafetyTests {
         let (root, _, file) = try Self.layout()
         defer { UnitFixtures.remove(root) }
         try UnitFixtures.changeMode(file, 0o666)
-        #expect(Self.problem(file) == "plugin file \(file) is writable by others (mode 0666)")
+        #expect(Self.problem(file) == "plugin file \(file) is writable by others (mode 0666); to fix: chmod o-w \(file)")
         try UnitFixtures.changeMode(file, 0o702)
-        #expect(Self.problem(file) == "plugin file \(file) is writable by others (mode 0702)")
+        #expect(Self.problem(file) == "plugin file \(file) is writable by others (mode 0702); to fix: chmod o-w \(file)")
     }
 
     @Test func directoryWritableByOthersIsRefused() throws {
         let (root, directory, file) = try Self.layout()
         defer { UnitFixtures.remove(root) }
         try UnitFixtures.changeMode(directory, 0o777)
-        #expect(Self.problem(file) == "directory \(directory) is writable by others (mode 0777)")
+        #expect(Self.problem(file) == "directory \(directory) is writable by others (mode 0777); to fix: chmod o-w \(directory)")
         // Any directory above, not only the nearest.
         try UnitFixtures.changeMode(directory, 0o755)
         try UnitFixtures.changeMode(root, 0o757)
-        #expect(Self.problem(file) == "directory \(root) is writable by others (mode 0757)")
+        #expect(Self.problem(file) == "directory \(root) is writable by others (mode 0757); to fix: chmod o-w \(root)")
     }
 
     @Test func stickyWorldWritableDirectoryIsAccepted() throws {
@@ -141,7 +141,7 @@ struct FileSafetyTests {
         #expect(Self.problem(file) == nil)
         // The sticky bit on a file is no excuse.
         try UnitFixtures.changeMode(file, 0o1777)
-        #expect(Self.problem(file) == "plugin file \(file) is writable by others (mode 01777)")
+        #expect(Self.problem(file) == "plugin file \(file) is writable by others (mode 01777); to fix: chmod o-w \(file)")
     }
 
     @Test(.enabled(if: FileSafetyTests.userHasPrivateGroup, "needs a user-private group"))
@@ -163,7 +163,7 @@ struct FileSafetyTests {
         #expect(Self.problem(file) == nil)
         // ...group write is not.
         try UnitFixtures.changeMode(directory, 0o775)
-        #expect(Self.problem(file) == "directory \(directory) is writable by group gid \(Self.nobodysGroup) (mode 0775)")
+        #expect(Self.problem(file) == "directory \(directory) is writable by group gid \(Self.nobodysGroup) (mode 0775); to fix: chmod g-w \(directory)")
     }
 
     @Test(.enabled(if: FileSafetyTests.isRoot, "changing a file's group to any group needs root"))
@@ -172,7 +172,7 @@ struct FileSafetyTests {
         defer { UnitFixtures.remove(root) }
         try UnitFixtures.changeOwner(file, group: Self.nobodysGroup)
         try UnitFixtures.changeMode(file, 0o664)
-        #expect(Self.problem(file) == "plugin file \(file) is writable by group gid \(Self.nobodysGroup) (mode 0664)")
+        #expect(Self.problem(file) == "plugin file \(file) is writable by group gid \(Self.nobodysGroup) (mode 0664); to fix: chmod g-w \(file)")
     }
 
     @Test(.enabled(if: FileSafetyTests.isRoot, "a named group that is not root's own"))
@@ -186,7 +186,7 @@ struct FileSafetyTests {
         defer { UnitFixtures.remove(root) }
         try UnitFixtures.changeOwner(directory, group: gid)
         try UnitFixtures.changeMode(directory, 0o770)
-        #expect(Self.problem(file) == "directory \(directory) is writable by group \(name) (mode 0770)")
+        #expect(Self.problem(file) == "directory \(directory) is writable by group \(name) (mode 0770); to fix: chmod g-w \(directory)")
     }
 
     @Test(.enabled(if: FileSafetyTests.isRoot, "giving a file away needs root"))
@@ -217,7 +217,7 @@ struct FileSafetyTests {
         let link = root + "/link.so"
         try UnitFixtures.symlink(file, at: link)
         try UnitFixtures.changeMode(file, 0o646)
-        #expect(Self.problem(link) == "plugin file \(file) is writable by others (mode 0646)")
+        #expect(Self.problem(link) == "plugin file \(file) is writable by others (mode 0646); to fix: chmod o-w \(file)")
         try UnitFixtures.changeMode(file, 0o755)
         #expect(Self.problem(link) == nil)
     }
@@ -242,13 +242,13 @@ struct FileSafetyTests {
         try UnitFixtures.changeMode(directory, 0o777)
         // The same instance remembers the directory; a fresh one looks again.
         #expect(safety.problem(with: file) == nil)
-        #expect(Self.problem(file) == "directory \(directory) is writable by others (mode 0777)")
+        #expect(Self.problem(file) == "directory \(directory) is writable by others (mode 0777); to fix: chmod o-w \(directory)")
         // Files are never cached.
         try UnitFixtures.changeMode(directory, 0o755)
         var fresh = FileSafety()
         #expect(fresh.problem(with: file) == nil)
         try UnitFixtures.changeMode(file, 0o666)
-        #expect(fresh.problem(with: file) == "plugin file \(file) is writable by others (mode 0666)")
+        #expect(fresh.problem(with: file) == "plugin file \(file) is writable by others (mode 0666); to fix: chmod o-w \(file)")
     }
 }
 

@@ -65,6 +65,9 @@ struct OutOfTreeSwiftPluginTests {
         #expect(try Self.text(beta) == "Beta on sdk 2: 1")
         // The widget has no guards: the host refuses what the manifest does not declare, before any plugin code runs.
         #expect(DeclaredActions.refusal(of: "nope", for: try #require(try IsolationTestKit.candidate(built.beta).manifest)) != nil)
+        // Nor does the host's refresh reach `handle`: it goes to the widget's refresh hook, which it left as is.
+        #expect(throws: WidgetCallError.status(WH_UNKNOWN_ACTION.rawValue)) { try alpha.handle(action: WH_ACTION_REFRESH, value: "main") }
+        #expect(try Self.text(alpha) == "Alpha on sdk 1: 2")
         #expect(throws: WidgetCallError.status(WH_UNKNOWN_SCREEN.rawValue)) { _ = try alpha.render(screen: "other", params: "{}") }
     }
 
@@ -152,8 +155,9 @@ struct OutOfTreeSwiftPluginTests {
         try TestSupport.write(Array(text.utf8), to: path)
     }
 
-    static func run(_ arguments: [String], timeout: Double = 120) throws {
-        let result = try ChildProcess.run(arguments, timeout: timeout, environment: ProcessInfo.processInfo.environment)
+    static func run(_ arguments: [String], timeout: Double = 120, environment: [String: String] = [:]) throws {
+        let result = try ChildProcess.run(arguments, timeout: timeout,
+                                          environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
         guard result.termination == .exited(0) else {
             throw TestSupport.Failure("\(arguments.joined(separator: " ")): \(result.termination)\n"
                 + String(decoding: result.standardOutput + result.standardError, as: UTF8.self).suffix(4000))

@@ -172,8 +172,8 @@ struct PluginCorpusTests {
             #expect(result.passed)
             #expect(result.checks.allSatisfy { $0.result == "pass" }, "\(run)")
             let names = result.checks.map(\.check)
-            for check in ["inspect file", "load", "create", "render main", "action main/wave", "action main/rename",
-                          "render about", "render an undeclared screen", "event hello.validate", "destroy"] {
+            for check in ["inspect file", "load", "create", "render main", "refresh main", "action main/wave", "action main/rename",
+                          "render about", "refresh about", "render an undeclared screen", "event hello.validate", "destroy"] {
                 #expect(names.contains(check), "no check \(check) in \(run)")
             }
         }
@@ -539,7 +539,8 @@ extension PluginCorpusTests {
             CorpusCase("zz-duplicate.so", .shadowed("shadowed by ")) { builder, path in
                 try TestSupport.copy(builder.goodPlugin, to: path)
             },
-            CorpusCase("no-entry.so", .rejected("does not export the entry symbol \(WH_ENTRY_SYMBOL)")) { builder, path in
+            CorpusCase("no-entry.so",
+                       .rejected("does not export the entry symbol \(WH_ENTRY_SYMBOL): in Swift, the @_cdecl/@c entry point must be public")) { builder, path in
                 try builder.compile(path, "-DENTRY_NAME=other_name")
             },
             // A Swift plugin built without the SDK's module alias: the same module as the host's.

@@ -11,6 +11,8 @@
  * crypto.priceURL=http://127.0.0.1:PORT/...`. Nothing else is reachable,
  * redirects included.
  *
+ * refreshes: the host's refresh (`r`) fetches the feeds of the screen shown.
+ *
  * contracts.provides: other widgets may ask for the price it knows
  * (CryptoWidget.priceContract). */
 WH_MANIFEST("{"
@@ -28,6 +30,7 @@ WH_MANIFEST("{"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\"],"
                   " \"optional\": [\"widget-host.http/3\", \"widget-host.http/2\", \"widget-host.http/1\", \"widget-host.navigator/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": []},"
+    "\"refreshes\": true,"
     "\"contracts\": {\"provides\": [\"org.widgethost.crypto.price/1\"]},"
     "\"http\": {\"hosts\": [\"api.coinbase.com\", \"api.kraken.com\", \"api.binance.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")

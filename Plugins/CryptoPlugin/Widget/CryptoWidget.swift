@@ -83,9 +83,6 @@ final class CryptoWidget: Widget {
             } else {
                 fetch(Self.allExchanges, awaited: true)
             }
-        case WH_ACTION_REFRESH:
-            // The host's refresh (the `r` key): the feeds of the screen shown, fetched now.
-            fetch(value == "price" ? [.market] : Self.allExchanges, awaited: true)
         case "exchanges":
             try navigate(to: CryptoViews.exchangesLink)
         case "exchange":
@@ -96,6 +93,12 @@ final class CryptoWidget: Widget {
         default:
             throw .unknownAction(action)
         }
+    }
+
+    /// The host's refresh (the `r` key): the feeds of the screen shown, fetched now.
+    func refresh(screen: String) throws(WidgetError) {
+        collect()
+        fetch(screen == "price" ? [.market] : Self.allExchanges, awaited: true)
     }
 
     /// The contract other widgets may ask (contract.h; declared in the

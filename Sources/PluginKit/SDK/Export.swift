@@ -144,8 +144,17 @@ private func write(_ output: UnsafePointer<wh_output>, _ produce: () throws(Widg
 private func handleAction(_ plugin: OpaquePointer?, _ action: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
     guard let instance = Instance.from(plugin), let action else { return Int32(WH_FAILED.rawValue) }
     let name = String(cString: action)
+    let text = value.map { String(cString: $0) }
     do {
-        try instance.widget.handle(action: name, value: value.map { String(cString: $0) })
+        // The host's refresh has a hook of its own, so a widget's actions never count it as a press;
+        // any other host action (a later minor's) is one this SDK does not know.
+        if name == WH_ACTION_REFRESH {
+            try instance.widget.refresh(screen: text ?? "")
+        } else if !name.hasPrefix("widget-host.") {
+            try instance.widget.handle(action: name, value: text)
+        } else {
+            return Int32(WH_UNKNOWN_ACTION.rawValue)
+        }
         return Int32(WH_OK.rawValue)
     } catch {
         return Int32(error.status.rawValue)

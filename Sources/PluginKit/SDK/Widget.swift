@@ -13,11 +13,17 @@ public protocol Widget: AnyObject {
     /// (`["id": "kraken"]` for `exchange?id=kraken`; an empty object for none).
     func render(screen: String, params: JSONValue) throws(WidgetError) -> String
 
-    /// A person's action on the current screen; `value` is nil for a button.
-    /// `WH_ACTION_REFRESH` (value: the screen shown) is the host's request
-    /// for fresh data, the terminal's `r`; a widget with nothing to refresh
-    /// throws `.unknownAction`, as the default does (see `widget_host/plugin.h`).
+    /// A person's action on the current screen, one the manifest declares
+    /// (the host refuses any other); `value` is nil for a button. The host's
+    /// own actions never arrive here: its refresh goes to `refresh(screen:)`.
     func handle(action: String, value: String?) throws(WidgetError)
+
+    /// The host's request for fresh data on `screen` (the terminal's `r`,
+    /// `WH_ACTION_REFRESH`). The default has nothing to fetch: it throws
+    /// `.unknownAction`, and the host draws the screen again. A widget that
+    /// fetches here declares `"refreshes": true` in widget.json, or
+    /// `widget-host validate` fails it when a refresh changes what it shows.
+    func refresh(screen: String) throws(WidgetError)
 
     /// A bus event the widget subscribed to.
     func receive(topic: String, payload: String)
@@ -30,6 +36,10 @@ public protocol Widget: AnyObject {
 extension Widget {
     public func handle(action: String, value: String?) throws(WidgetError) {
         throw .unknownAction(action)
+    }
+
+    public func refresh(screen: String) throws(WidgetError) {
+        throw .unknownAction(WH_ACTION_REFRESH)
     }
 
     public func receive(topic: String, payload: String) {}

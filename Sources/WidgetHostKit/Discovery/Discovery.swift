@@ -120,7 +120,7 @@ public struct Discovery: Sendable {
                 ?? safety.problem(with: path)
             if let unsafe {
                 return PluginCandidate(path: path, manifest: contents.manifest,
-                                       status: .rejected("unsafe: \(unsafe) (use --allow-insecure to load it anyway)"))
+                                       status: .rejected("unsafe: \(unsafe) (or, to load it as it is, --allow-insecure)"))
             }
         }
         return PluginCandidate(path: path, manifest: contents.manifest, status: contents.problem.map(PluginCandidate.Status.rejected) ?? .ok)

@@ -33,7 +33,10 @@ struct FileContents: Sendable {
         do { parsed = try Manifest(bytes: bytes) } catch { return error.description }
         manifest = parsed
         if let incompatibility = parsed.abi.incompatibility { return incompatibility }
-        guard image.exportsEntry else { return "does not export the entry symbol \(WH_ENTRY_SYMBOL)" }
+        guard image.exportsEntry else {
+            return "does not export the entry symbol \(WH_ENTRY_SYMBOL): in Swift, the @_cdecl/@c entry point must be public "
+                + "(a release build hides any other); in C, declare it WH_EXPORT"
+        }
         if let symbol = image.reservedSymbol {
             return "holds the Swift module PluginKit (\(symbol)), which the host holds too; build it with "
                 + "moduleAliases: [\"PluginKit\": \"<Name>PluginKit\"] (see README, A plugin in Swift)"

@@ -100,11 +100,13 @@ struct FileSafety {
             return "\(what) \(path) is owned by \(userName(status.st_uid)), not by you or root"
         }
         if isDirectory && status.st_mode & S_ISVTX != 0 { return nil }
+        // The fix comes with the problem, so that it reads before any way around it.
         if status.st_mode & S_IWOTH != 0 {
-            return "\(what) \(path) is writable by others (mode \(octal(status.st_mode)))"
+            return "\(what) \(path) is writable by others (mode \(octal(status.st_mode))); to fix: chmod o-w \(ShellWord.quoted(path))"
         }
         if status.st_mode & S_IWGRP != 0 && !isPrivateGroup(status.st_gid, of: status.st_uid) {
-            return "\(what) \(path) is writable by group \(groupName(status.st_gid)) (mode \(octal(status.st_mode)))"
+            return "\(what) \(path) is writable by group \(groupName(status.st_gid)) (mode \(octal(status.st_mode))); "
+                + "to fix: chmod g-w \(ShellWord.quoted(path))"
         }
         return nil
     }

@@ -33,7 +33,8 @@ enum SandboxPaths {
         var directories = Set<String>()
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            // The line up to its NUL, decoded: String(cString:) on an array is deprecated.
+            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             guard let slash = text.firstIndex(of: "/") else { continue }
             let path = text[slash...].droppingTrailing("\n")
             if path.contains(".so") { directories.insert(directory(of: String(path))) }

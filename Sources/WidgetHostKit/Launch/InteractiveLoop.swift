@@ -108,6 +108,8 @@ struct InteractiveLoop {
             // Fresh data from the widget (a stopped one is started again), and a full redraw.
             state.lastFrame = ""
             guard !state.atHome, session.current != nil else { return }
+            // A widget whose new build this process cannot load: the footer says so, and what to do, instead.
+            if let current = session.current, session.outdatedNotice(current.plugin) != nil { return }
             do {
                 if try !session.refresh() { state.message = "Nothing to refresh here: the screen was redrawn." }
             } catch {
@@ -216,8 +218,9 @@ struct InteractiveLoop {
         let notice = state.atHome ? nil : session.current.flatMap { entry in
             session.runtime.resolve(HostLog.self).latestNotice(from: entry.plugin.value).map { "! \(entry.plugin.shortName): \($0)" }
         }
+        let outdated = state.atHome ? nil : session.current.flatMap { session.outdatedNotice($0.plugin) }
         func footer(scrolls: Bool) -> [String] {
-            renderer.footerLines(([state.message, notice] + [Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)])
+            renderer.footerLines(([state.message, outdated, notice] + [Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)])
                 .compactMap { $0 }.joined(separator: "\n"))
         }
         let count = layout?.bodyCount ?? 0

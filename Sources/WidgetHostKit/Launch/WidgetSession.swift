@@ -58,6 +58,8 @@ public final class WidgetSession {
     private let launcher: WidgetLauncher
     private var instances: [PluginID: any WidgetInstance] = [:]
     private var failures: [PluginID: String] = [:]
+    /// Widgets loaded in process whose file has changed since, by the file's name.
+    private var outdated: [PluginID: String] = [:]
     /// Each contract's provider, replaced with `candidates`: asked from any
     /// thread (a plugin's `get_service`), unlike the rest of the session.
     private let contractProviders = Locked<[String: PluginID]>([:])
@@ -92,14 +94,15 @@ public final class WidgetSession {
     /// isolated launcher can do that: an image loaded in process stays.
     public func replacePlugins(_ plugins: [PluginCandidate], changedPaths: Set<String>, restartChanged: Bool) {
         let usable = plugins.filter { $0.status == .ok && $0.manifest != nil }
-        if restartChanged {
-            for id in Array(instances.keys) + Array(failures.keys) {
-                let old = candidates.first { $0.manifest!.id == id }
-                let new = usable.first { $0.manifest!.id == id }
-                if old?.path != new?.path || old.map({ changedPaths.contains($0.path) }) == true {
-                    instances[id] = nil
-                    failures[id] = nil
-                }
+        for id in Array(instances.keys) + Array(failures.keys) {
+            let old = candidates.first { $0.manifest!.id == id }
+            let new = usable.first { $0.manifest!.id == id }
+            guard old?.path != new?.path || old.map({ changedPaths.contains($0.path) }) == true else { continue }
+            if restartChanged {
+                instances[id] = nil
+                failures[id] = nil
+            } else if instances[id] != nil, let old {
+                outdated[id] = FileSystem.lastComponent(of: old.path)
             }
         }
         candidates = usable
@@ -108,6 +111,16 @@ public final class WidgetSession {
     }
 
     public var manifests: [Manifest] { candidates.map { $0.manifest! } }
+
+    /// What to tell a person looking at a widget whose file changed on disk
+    /// while its image stays loaded in this process, or nil: an image with
+    /// Swift in it can never be unloaded, so the old code keeps running.
+    public func outdatedNotice(_ id: PluginID) -> String? {
+        outdated[id].map { file in
+            "\(file) changed on disk, but this process keeps running the code it loaded. "
+                + "To see the change: q, then launch again; or launch with --isolate, which reloads a changed widget."
+        }
+    }
 
     /// Opens a plugin's screen as the root of the stack.
     public func open(_ target: NavigationTarget) throws(SessionError) {

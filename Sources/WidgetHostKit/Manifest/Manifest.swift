@@ -35,6 +35,10 @@ public final class Manifest: Equatable, Sendable {
     /// it may ask of them: `"contracts": {"provides": [...], "requires": [...]}`.
     public let providedContracts: [String]
     public let requiredContracts: [String]
+    /// Whether the host's refresh (`WH_ACTION_REFRESH`, the `r` key) is
+    /// meant to change what the widget shows: it fetches fresh data. Without
+    /// it, `validate` fails a widget whose screen a refresh changes.
+    public let refreshes: Bool
 
     /// The manifest's JSON, as the host shows it in `info --json`.
     public let json: JSONValue
@@ -98,6 +102,7 @@ public final class Manifest: Equatable, Sendable {
                 throw ManifestError("manifest contracts.\(field): \(problem)")
             }
         }
+        refreshes = try fields.bool("refreshes")
         if let http = json["http"], http != .null {
             guard http.isObject, http["hosts"] != nil else { throw ManifestError("manifest field \"http\" must be an object with \"hosts\"") }
             httpHosts = try Fields(json: http, context: "http").strings("hosts")
@@ -139,6 +144,15 @@ private struct Fields {
         guard let value = json[key], value != .null else { return Fields(json: .object([]), context: key) }
         guard value.isObject else { throw ManifestError("\(context) field \"\(key)\" must be an object") }
         return Fields(json: value, context: key)
+    }
+
+    /// An absent flag is false.
+    func bool(_ key: String) throws(ManifestError) -> Bool {
+        switch json[key] {
+        case nil, .null?: false
+        case let .bool(value)?: value
+        default: throw ManifestError("\(context) field \"\(key)\" must be true or false")
+        }
     }
 
     func strings(_ key: String) throws(ManifestError) -> [String] {

@@ -23,6 +23,13 @@
  * or, better, the manifest kept as a plain JSON file and embedded as it is
  * (the path as the assembler sees it: relative to where cc runs):
  *   WH_MANIFEST_FILE("widget.json");
+ * or, with a compiler that has C23's #embed (clang 19, gcc 15), the file
+ * relative to the C file, which the compiler then tracks as an input, so
+ * that editing widget.json rebuilds the plugin (what `widget-host new`
+ * writes for a Swift package, whose build knows nothing of .incbin):
+ *   WH_MANIFEST_BYTES {
+ *   #embed "../../widget.json"
+ *       , 0 };
  */
 #ifndef WIDGET_HOST_MANIFEST_H
 #define WIDGET_HOST_MANIFEST_H
@@ -65,6 +72,25 @@ __attribute__((visibility("hidden"))) const char *wh_manifest_json(void);
     __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
         return wh_manifest_json_bytes;                                         \
     }
+
+/* The start of the manifest array's definition; the plugin writes its
+ * bytes, ending with a 0, between braces. #embed is C23, an extension that
+ * clang warns about in older modes: the pragma keeps -Werror builds clean. */
+#ifdef __clang__
+#define WH_ALLOW_EMBED_ _Pragma("clang diagnostic ignored \"-Wc23-extensions\"")
+#else
+#define WH_ALLOW_EMBED_
+#endif
+#define WH_MANIFEST_BYTES                                                      \
+    WH_ALLOW_EMBED_                                                            \
+    WH_EXTERN_C const char wh_manifest_json_bytes[]                            \
+        __attribute__((visibility("hidden")));                                 \
+    __attribute__((visibility("hidden"))) const char *wh_manifest_json(void) { \
+        return wh_manifest_json_bytes;                                         \
+    }                                                                          \
+    WH_EXTERN_C __attribute__((section(WH_MANIFEST_SECTION), used, retain,     \
+                               visibility("hidden")))                          \
+    const char wh_manifest_json_bytes[] =
 
 WH_END_DECLS
 
