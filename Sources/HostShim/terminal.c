@@ -23,7 +23,9 @@ int wh_shim_terminal_height(int fd) {
     return size.ws_row;
 }
 
-static const char leave[] = "\033[?25h\033[?1049l";
+/* Shows the cursor, stops mouse reports (a dashboard asks for them) and
+ * leaves the alternate screen. */
+static const char leave[] = "\033[?25h\033[?1006l\033[?1000l\033[?1049l";
 
 void wh_shim_terminal_restore(void) {
     int fd = saved_fd;
@@ -80,4 +82,27 @@ int wh_shim_terminal_enter_raw(int fd) {
     ssize_t ignored = write(fd, enter, sizeof enter - 1);
     (void)ignored;
     return 0;
+}
+
+static volatile sig_atomic_t resize_fd = -1;
+
+static void on_resize(int signal_number) {
+    (void)signal_number;
+    int saved_errno = errno;
+    char byte = 1;
+    if (resize_fd >= 0) {
+        ssize_t ignored = write(resize_fd, &byte, 1);
+        (void)ignored;
+    }
+    errno = saved_errno;
+}
+
+int wh_shim_terminal_notify_resize(int fd) {
+    resize_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_resize;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(SIGWINCH, &action, NULL);
 }

@@ -41,6 +41,10 @@ final class CheckoutWidget: Widget {
         return CheckoutView.screen(state, params: params)
     }
 
+    func card(size: CardSize) throws(WidgetError) -> String? {
+        CheckoutCard.view(state, size: size)
+    }
+
     /// `status`: what the original's getStatus returned, as `CheckoutStatus.json`.
     func query(_ id: String) throws(WidgetError) -> String {
         guard id == "status" else { throw .unknownQuery(id) }

@@ -70,6 +70,14 @@ final class CryptoWidget: Widget {
         }
     }
 
+    /// A card keeps the price fresh as the price screen does.
+    func card(size: CardSize) throws(WidgetError) -> String? {
+        collect()
+        let now = host.nowMilliseconds ?? 0
+        refreshIfDue([.market], now: now)
+        return views(now).card(size: size)
+    }
+
     func handle(action: String, value: String?) throws(WidgetError) {
         collect()
         switch action {

@@ -26,6 +26,16 @@ final class TickerWidget: Widget {
         }
         return TickerView(answer: answer, now: host.nowMilliseconds).view.screen(error: TickerView.error(answer))
     }
+
+    /// The price alone, large enough to read across a room: the card asks
+    /// the contract as the screen does.
+    func card(size: CardSize) throws(WidgetError) -> String? {
+        let answer: JSONValue
+        do { answer = try host.ask(contract: Self.priceContract) } catch {
+            return Text("No price: \(error)").color(.warning).screen(error: "contract \(Self.priceContract): \(error)")
+        }
+        return TickerView(answer: answer, now: host.nowMilliseconds).card(size: size).screen(error: TickerView.error(answer))
+    }
 }
 
 /// The contract's answer as the ticker shows it.
@@ -49,6 +59,20 @@ struct TickerView {
                 Progress("Waiting for the Crypto widget's first price")
             } else {
                 Text("The Crypto widget has no price: \(answer["error"]?.string ?? "it has not fetched one")")
+            }
+        }
+    }
+
+    func card(size: CardSize) -> View {
+        VStack {
+            if let price = answer["price"]?.string {
+                Text("BTC \(price) \(answer["currency"]?.string ?? "")").style(.headline)
+                if let age { Text(size == .small ? age : "from the Crypto widget, \(age)").style(.caption) }
+                if answer["error"]?.string != nil { Text("Latest attempt failed").color(.warning) }
+            } else if answer["fetching"] == .bool(true) {
+                Progress("Waiting for Crypto")
+            } else {
+                Text("No price: \(answer["error"]?.string ?? "none fetched yet")").color(.warning)
             }
         }
     }

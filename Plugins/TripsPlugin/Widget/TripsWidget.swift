@@ -61,6 +61,17 @@ final class TripsWidget: Widget {
         }
     }
 
+    /// The card wakes for the next entry and for its countdown's next change.
+    func card(size: CardSize) throws(WidgetError) -> String? {
+        let now = host.nowMilliseconds ?? 0
+        let state = loaded(now: now)
+        if case let .success(timeline)? = state {
+            let countdown = TripsCard.nextStepDate(timeline, now: now).flatMap { TripsCard.countdownChange(to: $0, now: now) }
+            wake(at: [timeline.nextChange(after: now), countdown].compactMap { $0 }.min(), now: now)
+        }
+        return TripsCard.view(state, now: now, size: size)
+    }
+
     /// `timeline`: the entries as data (TimelineQuery), once the bookings are
     /// loaded; while they load, the failure says so and the host waits.
     func query(_ id: String) throws(WidgetError) -> String {

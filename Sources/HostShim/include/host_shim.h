@@ -49,6 +49,11 @@ int wh_shim_terminal_enter_raw(int fd);
  * more than once, and from a signal handler. */
 void wh_shim_terminal_restore(void);
 
+/* From now on, a resize of the terminal (SIGWINCH) writes one byte to fd, a
+ * non-blocking pipe a loop polls: it redraws for the new size without
+ * waking for anything else. Returns 0, or -1 with errno. */
+int wh_shim_terminal_notify_resize(int fd);
+
 /* Removes path and everything under it, following no symbolic link; 0, or
  * -1 with errno set by the first removal that failed. */
 int wh_shim_remove_tree(const char *path);

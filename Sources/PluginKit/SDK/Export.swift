@@ -119,7 +119,14 @@ private func renderInstance(
     // The host always sends an object; anything else reads as no parameters.
     let parsed = params.flatMap { try? JSONParser.parse(String(cString: $0)) }.flatMap { $0.isObject ? $0 : nil } ?? .object([])
     return write(output) { () throws(WidgetError) in
-        try instance.widget.render(screen: String(cString: screen), params: parsed)
+        // A card's render (plugin.h, WH_PARAM_CARD_SIZE): the widget's card
+        // view, else its screen without the host's parameter.
+        if let size = parsed[CardSize.parameter]?.string.flatMap(CardSize.init(rawValue:)) {
+            if let card = try instance.widget.card(size: size) { return card }
+            guard case let .object(members) = parsed else { return "" }
+            return try instance.widget.render(screen: String(cString: screen), params: .object(members.filter { $0.0 != CardSize.parameter }))
+        }
+        return try instance.widget.render(screen: String(cString: screen), params: parsed)
     }
 }
 

@@ -31,6 +31,13 @@ public protocol Widget: AnyObject {
     /// The JSON answer to a host-level query, such as `status` (see
     /// `widget_host/plugin.h`); throw `.unknownQuery` for one it does not answer.
     func query(_ id: String) throws(WidgetError) -> String
+
+    /// The view of the widget's dashboard card of `size`, one its manifest
+    /// lists under `"sizes"`: glanceable content designed for the space
+    /// (small: about 26 columns by 5 lines; medium: twice as wide; large:
+    /// twice as tall too). Nil, the default, renders the first screen
+    /// instead, which the host cuts to the card.
+    func card(size: CardSize) throws(WidgetError) -> String?
 }
 
 extension Widget {
@@ -47,6 +54,8 @@ extension Widget {
     public func query(_ id: String) throws(WidgetError) -> String {
         throw .unknownQuery(id)
     }
+
+    public func card(size: CardSize) throws(WidgetError) -> String? { nil }
 }
 
 /// Why a widget refused a call; each maps to a `wh_status` at the boundary.

@@ -70,7 +70,7 @@ public struct WidgetHostCLI: Sendable {
         return makeRuntime(config: config, clock: HostClock(startingAt: start))
     }
 
-    static let commands: [Command] = [LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command,
+    static let commands: [Command] = [DashboardCommand.command, LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command,
                                       StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install,
                                       InstallCommand.uninstall, NewCommand.command, HelpPages.command, completionCommand]
 
@@ -165,7 +165,7 @@ public struct WidgetHostCLI: Sendable {
         func hint(_ word: String, _ known: [String]) -> String {
             Suggestions.closest(to: word, among: known).map { " (did you mean '\($0)'?)" } ?? ""
         }
-        let sections = ["plugins", "host"]
+        let sections = ["plugins", "host", "dashboard"]
         let names = plugins.flatMap { [$0.value, $0.shortName] }
         guard case let .object(top) = config.root else { return [] }
         var warnings = top.map(\.0).filter { !sections.contains($0) }.map {

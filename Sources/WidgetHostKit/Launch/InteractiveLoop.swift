@@ -34,7 +34,18 @@ struct InteractiveLoop {
     func run() -> Int32 {
         guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
         defer { wh_shim_terminal_restore() }
+        return loop(leavesOnBack: false).status
+    }
+
+    /// Inside a dashboard, whose terminal is already raw: `b` on the first
+    /// screen, or Escape, comes back (`back` true) instead of doing nothing.
+    func runInDashboard() -> (status: Int32, back: Bool) {
+        loop(leavesOnBack: true)
+    }
+
+    private func loop(leavesOnBack: Bool) -> (status: Int32, back: Bool) {
         var state = State(atHome: home)
+        state.leavesOnBack = leavesOnBack
         draw(&state)
         while !state.quit {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: session.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
@@ -52,7 +63,7 @@ struct InteractiveLoop {
             session.settleEvents()
             if !state.quit { draw(&state) }
         }
-        return state.interrupted ? 128 + SIGINT : 0
+        return (state.interrupted ? 128 + SIGINT : 0, state.back)
     }
 
     private struct State {
@@ -60,6 +71,9 @@ struct InteractiveLoop {
         var message: String?
         var quit = false
         var interrupted = false
+        /// Back from the first screen leaves the loop (`back`): a dashboard's.
+        var leavesOnBack = false
+        var back = false
         var actions: [ScreenAction] = []
         var lastFrame = ""
         /// Digits typed that could still grow into a larger action number.
@@ -116,12 +130,20 @@ struct InteractiveLoop {
                 state.message = "\(error)"
             }
         case .byte(UInt8(ascii: "b")):
+            if state.leavesOnBack && (state.atHome || session.navigator.stack.count <= 1) {
+                state.back = true
+                state.quit = true
+                return
+            }
             if state.atHome { return }
             if session.navigator.stack.count > 1 {
                 attempt(&state) { try session.perform("back") }
             } else if home {
                 state.atHome = true
             }
+        case .escape where state.leavesOnBack:
+            state.back = true
+            state.quit = true
         default:
             break
         }

@@ -4,7 +4,7 @@ import Glibc
 /// alone or together with the terminal's input.
 public final class Wakeup: @unchecked Sendable {
     let readEnd: Int32
-    private let writeEnd: Int32
+    let writeEnd: Int32
 
     public init() {
         var fds: [Int32] = [0, 0]

@@ -63,6 +63,9 @@ public final class WidgetSession {
     /// Each contract's provider, replaced with `candidates`: asked from any
     /// thread (a plugin's `get_service`), unlike the rest of the session.
     private let contractProviders = Locked<[String: PluginID]>([:])
+    /// The widgets that asked to be drawn again since `takeWoken()`; set
+    /// from any thread, so a dashboard redraws only their cards.
+    private let woken = Locked<Set<PluginID>>([])
 
     public init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess) {
         self.runtime = runtime
@@ -137,12 +140,19 @@ public final class WidgetSession {
     /// an error panel, never a crash of the host.
     public func render() -> RenderedScreen? {
         guard let entry = current else { return nil }
+        return render(entry.plugin, screen: entry.screen, params: entry.params.serialized)
+    }
+
+    /// Renders any screen of a plugin, the navigator's stack aside: what a
+    /// dashboard card shows.
+    public func render(_ plugin: PluginID, screen: String, params: String) -> RenderedScreen {
+        let entry = (plugin: plugin, screen: screen)
         let title = manifest(entry.plugin)?.screens.first { $0.id == entry.screen }?.title ?? entry.screen
         let view: Result<ViewScreen, RenderFailure>
         do {
             let instance = try self.instance(entry.plugin)
             let bytes: [UInt8]
-            do { bytes = try instance.render(screen: entry.screen, params: entry.params.serialized) } catch {
+            do { bytes = try instance.render(screen: entry.screen, params: params) } catch {
                 throw stopIfGone(entry.plugin, error, during: "render")
             }
             do { view = .success(try ViewDescription.parse(bytes)) } catch { throw SessionError(description: error.description) }
@@ -209,16 +219,7 @@ public final class WidgetSession {
     /// either way the next render shows what it has.
     public func refresh() throws(SessionError) -> Bool {
         guard let entry = current else { return false }
-        restartIfStopped(entry.plugin)
-        let instance = try instance(entry.plugin)
-        do {
-            try instance.handle(action: WH_ACTION_REFRESH, value: entry.screen)
-        } catch {
-            if error == .status(WH_UNKNOWN_ACTION.rawValue) { return false }
-            throw stopIfGone(entry.plugin, error, during: "refresh")
-        }
-        settleEvents()
-        return true
+        return try refresh(entry.plugin, screen: entry.screen)
     }
 
     /// Forgets a widget that stopped or failed to start, so the next render
@@ -242,6 +243,32 @@ public final class WidgetSession {
         return SessionError(description: "\(call) failed: \(error)")
     }
 
+    /// The widgets that asked for a render (or stopped) since the last call.
+    public func takeWoken() -> Set<PluginID> {
+        woken.withLock { ids in
+            defer { ids = [] }
+            return ids
+        }
+    }
+
+    /// Whether the widget stopped or could not start (the reason), so that
+    /// a card can say so and try again later.
+    public func failure(of id: PluginID) -> String? { failures[id] }
+
+    /// Asks a widget for fresh data, as `refresh()` does for the current one.
+    public func refresh(_ id: PluginID, screen: String) throws(SessionError) -> Bool {
+        restartIfStopped(id)
+        let instance = try instance(id)
+        do {
+            try instance.handle(action: WH_ACTION_REFRESH, value: screen)
+        } catch {
+            if error == .status(WH_UNKNOWN_ACTION.rawValue) { return false }
+            throw stopIfGone(id, error, during: "refresh")
+        }
+        settleEvents()
+        return true
+    }
+
     /// Delivers waiting bus events to every instance, until none are left.
     public func settleEvents() {
         var delivered = 1
@@ -262,8 +289,11 @@ public final class WidgetSession {
         }
         do {
             let instance = try launcher(candidate, runtime)
-            let wakeup = self.wakeup
-            instance.onWake { wakeup.signal() }
+            let wakeup = self.wakeup, woken = self.woken
+            instance.onWake {
+                woken.withLock { _ = $0.insert(id) }
+                wakeup.signal()
+            }
             instances[id] = instance
             return instance
         } catch {

@@ -39,6 +39,9 @@ public final class Manifest: Equatable, Sendable {
     /// meant to change what the widget shows: it fetches fresh data. Without
     /// it, `validate` fails a widget whose screen a refresh changes.
     public let refreshes: Bool
+    /// The dashboard card sizes the plugin designs views for (`"sizes"`);
+    /// empty when it lists none, and its first screen is cut to its card.
+    public let sizes: [CardSize]
 
     /// The manifest's JSON, as the host shows it in `info --json`.
     public let json: JSONValue
@@ -111,7 +114,24 @@ public final class Manifest: Equatable, Sendable {
             httpHosts = []
         }
         storeGroups = try StoreGroups.grants(from: json["store"])
+        sizes = try Self.sizes(fields)
         self.json = json
+    }
+}
+
+extension Manifest {
+    /// `"sizes"`: each a known size, at most once.
+    fileprivate static func sizes(_ fields: Fields) throws(ManifestError) -> [CardSize] {
+        var sizes: [CardSize] = []
+        for name in try fields.strings("sizes") {
+            guard let size = CardSize(rawValue: name) else {
+                let known = CardSize.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ManifestError("manifest field \"sizes\" has \"\(name)\", which is no card size; sizes are \(known)")
+            }
+            guard !sizes.contains(size) else { throw ManifestError("manifest field \"sizes\" lists \"\(name)\" twice") }
+            sizes.append(size)
+        }
+        return sizes
     }
 }
 

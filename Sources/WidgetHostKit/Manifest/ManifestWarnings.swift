@@ -6,7 +6,7 @@ public enum ManifestWarnings {
     /// The keys the host reads, by the object they are in ("" is the top
     /// level, "screens[]" each screen).
     static let knownKeys: [String: [String]] = [
-        "": ["abi", "id", "name", "version", "vendor", "description", "screens", "services", "topics", "contracts", "http", "store", "refreshes"],
+        "": ["abi", "id", "name", "version", "vendor", "description", "screens", "services", "topics", "contracts", "http", "store", "refreshes", "sizes"],
         "screens[]": ["id", "title", "actions"],
         "services": ["required", "optional"],
         "topics": ["publish", "subscribe"],

@@ -10,13 +10,16 @@
  *     "vendor": "Example", "description": "Says hello",
  *     "screens": [ { "id": "main", "title": "Hello", "actions": ["wave"] } ],
  *     "services": { "required": ["widget-host.log/1"], "optional": [] },
- *     "topics": { "publish": [], "subscribe": [] }
+ *     "topics": { "publish": [], "subscribe": [] },
+ *     "sizes": ["small", "medium"]
  *   }
  *
  * "abi" through "screens" (ids and titles) must equal what the descriptor
  * says; the host rejects a plugin whose descriptor disagrees. "actions" lists
  * what each screen offers, which validators exercise. "services" and "topics"
- * are the plugin's grants: it is given nothing it did not declare.
+ * are the plugin's grants: it is given nothing it did not declare. "sizes"
+ * (optional) lists the dashboard card sizes the plugin designs views for
+ * (plugin.h, WH_PARAM_CARD_SIZE).
  *
  * Usage, in exactly one C file of the plugin, either the JSON as a string:
  *   WH_MANIFEST("{\"abi\":\"1.0\", ...}");

@@ -129,6 +129,19 @@ typedef struct wh_plugin_descriptor {
  * defines it here. */
 #define WH_ACTION_REFRESH "widget-host.refresh"
 
+/* The reserved render parameter a host sets when it draws the widget as a
+ * card of its dashboard: the render of the plugin's first screen carries
+ * "widget-host.size" in params_json, one of "small" (one cell of the grid),
+ * "medium" (two cells side by side) or "large" (two by two), as WidgetKit's
+ * families. A host sets it only to a size the plugin's manifest lists under
+ * "sizes" (manifest.h), so a plugin that lists none, every plugin built
+ * before the parameter among them, never sees it: the host draws such a
+ * plugin's first screen, rendered as always, cut to the card with a mark
+ * that there is more. A plugin that lists sizes renders a view designed for
+ * that space: glanceable content, no more than fits. Parameter names that
+ * start with "widget-host." are the host's, as action ids are. */
+#define WH_PARAM_CARD_SIZE "widget-host.size"
+
 /* The size of the descriptor as ABI 1.0 first defined it: the smallest a
  * host accepts. Fields appended under the growth rule come after destroy. */
 static const uint32_t WH_DESCRIPTOR_SIZE_1_0 =

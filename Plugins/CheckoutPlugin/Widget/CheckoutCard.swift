@@ -1,0 +1,51 @@
+/// The dashboard cards: the four instalments at a glance. The small card
+/// lists amounts and short dates; the medium one adds the order total.
+/// A checkout with a problem shows its error code and message instead.
+enum CheckoutCard {
+    static func view(_ state: CheckoutState, size: CardSize) -> String {
+        let text = CheckoutText(locale: state.settings?.locale ?? .en_US)
+        return VStack {
+            switch state {
+            case let .unconfigured(issues):
+                Text(CheckoutText.notConfiguredTitle).color(.negative)
+                if let issue = issues.first { Badge(issue.code.rawValue).color(.negative) }
+            case let .unavailable(_, issue):
+                Text(CheckoutText.unavailableTitle).color(.negative)
+                Badge(issue.code.rawValue).color(.negative)
+            case let .active(checkout):
+                active(checkout, size: size, text: text)
+            }
+        }.screen(error: error(state.status))
+    }
+
+    @ViewBuilder
+    private static func active(_ checkout: ActiveCheckout, size: CardSize, text: CheckoutText) -> [View] {
+        switch checkout.outcome {
+        case let .success(schedule):
+            if size != .small { Text(text.orderTotal(schedule.total)).style(.headline) }
+            List(rows: schedule.instalments.enumerated().map { index, instalment in
+                Row(id: String(index + 1), title: text.money.string(instalment.amount),
+                    detail: index == 0 ? text.today : instalment.due.short(in: text.locale))
+            })
+        case let .failure(issue):
+            Badge(issue.code.rawValue).color(.negative)
+            Text(issue.message).color(.negative)
+        }
+    }
+
+    private static func error(_ status: CheckoutStatus) -> String? {
+        guard case let .invalid(issue) = status else { return nil }
+        return "\(issue.code.rawValue): \(issue.message)"
+    }
+}
+
+extension CalendarDate {
+    /// The day and month alone, for a card: `Jun 14`, `14 Jun`, `14 juin`.
+    func short(in locale: CheckoutLocale) -> String {
+        let full = long(in: locale)
+        switch locale {
+        case .en_US, .en_CA: return String(full.prefix(3)) + " \(day)"
+        default: return full.split(separator: " ").prefix(2).map { String($0.prefix(4)) }.joined(separator: " ")
+        }
+    }
+}

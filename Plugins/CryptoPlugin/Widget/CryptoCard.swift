@@ -1,0 +1,23 @@
+/// The dashboard cards: the market price and its age at a glance, or
+/// "unavailable" with the last good price. The medium card names the
+/// source; both show a fetch in progress without hiding the price.
+extension CryptoViews {
+    func card(size: CardSize) -> String {
+        let state = feeds[.market] ?? FeedState()
+        return VStack {
+            if let quote = state.lastGood {
+                Text("BTC " + MoneyText.dollars(quote.price)).style(.headline).color(state.failure == nil ? .positive : .secondary)
+                Text(TimeText.age(from: quote.at, to: now)).style(.caption)
+            } else if state.fetching == .awaited {
+                Progress("Fetching the price")
+            }
+            if let failure = state.failure {
+                Text("Price unavailable").color(.negative)
+                if size != .small { Text(failure.reason).style(.caption) }
+            } else if state.lastGood == nil, state.fetching != .awaited {
+                Text("No price yet.").color(.secondary)
+            }
+            if size != .small, let endpoint = configuration?.price { Text("BTC in US dollars, from \(endpoint.hostName)").style(.caption) }
+        }.screen(error: state.failure.map { "Price unavailable: \($0.reason)" })
+    }
+}

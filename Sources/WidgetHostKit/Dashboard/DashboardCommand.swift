@@ -1,0 +1,99 @@
+/// `widget-host dashboard` (and `widget-host` alone on a terminal): every
+/// widget as a live card on one screen; with `--once`, every card rendered
+/// once and printed, for scripts.
+enum DashboardCommand {
+    static let options: [Option] = [
+        .flag("--once", "render every card once and exit, even on a terminal"),
+        .value("--format", "text|json", "with --once: the grid as text (default), or each card as JSON", completion: .words(["text", "json"])),
+        .wait("with --once: how long to wait for loading cards (default 15)"),
+        .value("--columns", "N", "at most N grid columns (fewer when the terminal is narrow)"),
+    ] + LaunchCommand.homeOptions
+
+    static let command = Command(
+        name: "dashboard",
+        summary: "every widget as a live card on one screen (what widget-host alone opens)",
+        operands: [],
+        options: options,
+        notes: DashboardLoop.keysHelp,
+        run: { cli, arguments in try run(cli, arguments) }
+    )
+
+    static func run(_ cli: WidgetHostCLI, _ arguments: Arguments) throws -> Int32 {
+        let format = try ScreenFormat(rawValue: arguments.value("--format") ?? "text").orThrow(UsageError("--format takes text or json"))
+        let wait = try LaunchCommand.seconds(arguments.value("--wait"), default: 15)
+        let columns = try arguments.value("--columns").map { (text) throws(UsageError) -> Int in
+            guard let number = Int(text), (1...12).contains(number) else { throw UsageError("--columns takes a number from 1 to 12, not '\(text)'") }
+            return number
+        }
+        let runtime = try cli.runtime(arguments)
+        let config = runtime.resolve(HostConfig.self)
+        let report = cli.scan(arguments, config: config)
+        let settings = try cli.isolationSettings(arguments, config: config)
+        let usable = report.plugins.filter { $0.status == .ok && $0.manifest != nil }
+        var spec = try DashboardConfig.spec(config, manifests: usable.compactMap(\.manifest))
+        if let columns { spec.columns = columns }
+        let launcher = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable).launcher
+        let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: launcher)
+        let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self))
+        let interactive = !arguments.has("--once") && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
+        if interactive {
+            return DashboardLoop(cli: cli, arguments: arguments, dashboard: dashboard, spec: spec, isolation: settings).run()
+        }
+        settle(dashboard, seconds: wait)
+        let width = Terminal.width(environment: cli.environment)
+        let frame = DashboardFrame(dashboard: dashboard, width: width, columns: spec.columns, color: Terminal.color(environment: cli.environment))
+        let now = runtime.resolve(HostClock.self).nowMilliseconds
+        switch format {
+        case .text: cli.console.out(frame.text(of: dashboard, focus: nil, now: now).map { $0 + "\n" }.joined())
+        case .json: cli.console.out(json(dashboard, frame: frame, now: now).serialized + "\n")
+        }
+        // As `launch --once`: widgets are not destroyed, so a fetch past --wait cannot hold the exit up.
+        _ = Unmanaged.passRetained(session)
+        var failed = false
+        for index in dashboard.cards.indices {
+            let card = dashboard.cards[index]
+            if card.content.view == nil || card.restartAt != nil {
+                cli.console.error("card \(index + 1) (\(card.content.title)) could not render: \(card.content.error ?? "no view")")
+                failed = true
+            } else if dashboard.isLoading(index) {
+                cli.console.error("card \(index + 1) (\(card.content.title)) was still loading when --wait ran out; give a longer --wait")
+                failed = true
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Renders every card, then again those whose widgets ask, until none
+    /// is loading or the wait runs out.
+    static func settle(_ dashboard: Dashboard, seconds: Double) {
+        let deadline = Clock.now + seconds
+        dashboard.session.settleEvents()
+        dashboard.cards.indices.forEach(dashboard.render)
+        while dashboard.cards.indices.contains(where: dashboard.isLoading), Clock.now < deadline {
+            dashboard.session.wakeup.wait(seconds: min(0.25, deadline - Clock.now))
+            dashboard.session.settleEvents()
+            for index in Set(dashboard.wokenCards() + dashboard.cards.indices.filter(dashboard.isLoading)).sorted() { dashboard.render(index) }
+        }
+    }
+
+    static func json(_ dashboard: Dashboard, frame: DashboardFrame, now: Int64) -> JSONValue {
+        let cards: [JSONValue] = dashboard.cards.indices.map { index in
+            let card = dashboard.cards[index], place = frame.placements[index], content = card.content
+            return [
+                "number": .number(String(index + 1)),
+                "widget": .string(card.manifest?.id.value ?? card.spec.widget),
+                "name": .string(content.title),
+                "size": .string(card.spec.size.rawValue),
+                "position": ["column": .number(String(place.column)), "row": .number(String(place.row)),
+                             "columns": .number(String(place.columns)), "rows": .number(String(place.rows))],
+                "view": content.view?.json ?? .null,
+                "stale": .bool(content.stale),
+                "age": content.renderedAt.map { .number(String(max(now - $0, 0) / 1000)) } ?? .null,
+                "error": .optional(content.error),
+                "notice": .optional(content.notice),
+                "cut": .bool(content.cut),
+            ]
+        }
+        return ["width": .number(String(frame.grid.width)), "columns": .number(String(frame.grid.columns)), "cards": .array(cards)]
+    }
+}

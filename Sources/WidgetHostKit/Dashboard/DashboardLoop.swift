@@ -1,0 +1,106 @@
+import Glibc
+import HostShim
+
+/// The interactive dashboard: draws the grid, then sleeps until something
+/// happens (a key, a widget asking to be drawn, a resize, a plugin or the
+/// configuration changing, or the next time a card is due) and redraws
+/// only the cards that changed, line by line. Nothing wakes it otherwise.
+struct DashboardLoop {
+    let cli: WidgetHostCLI
+    let arguments: Arguments
+    let dashboard: Dashboard
+    let spec: DashboardSpec
+    let isolation: IsolationSettings
+    private let input = KeyReader()
+
+    init(cli: WidgetHostCLI, arguments: Arguments, dashboard: Dashboard, spec: DashboardSpec, isolation: IsolationSettings) {
+        self.cli = cli
+        self.arguments = arguments
+        self.dashboard = dashboard
+        self.spec = spec
+        self.isolation = isolation
+    }
+
+    static let keysHelp = """
+        Keys on the dashboard:
+          Tab, Shift-Tab, ← ↑ → ↓   move the focus between cards
+          1-9                       jump to that card
+          Enter                     open the focused widget full screen (b or Esc comes back)
+          r                         ask the focused card's widget for fresh data
+          l                         the list of widgets (the former home screen)
+          q, Ctrl-C                 quit
+          A mouse click on a card opens it.
+        """
+
+    static let footer = "Tab ←↑→↓ move · 1-9 jump · Enter open · r refresh · l list · q quit · click opens"
+
+    func run() -> Int32 {
+        guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
+        defer { wh_shim_terminal_restore() }
+        let session = dashboard.session
+        // Mouse clicks as SGR reports (xterm 1000 + 1006); the keyboard reaches everything too.
+        FileDescriptor.standardOutput.write("\u{1B}[?1000h\u{1B}[?1006h")
+        _ = wh_shim_terminal_notify_resize(session.wakeup.writeEnd)
+        let watcher = StoreWatcher(store: session.runtime.resolve(SharedStore.self), bus: session.runtime.resolve(Bus.self))
+        watcher.start()
+        defer { watcher.stop() }
+        let live = LivePlugins(cli: cli, arguments: arguments, session: session, restartChanged: isolation.mode == .always)
+        live.start()
+        defer { live.stop() }
+
+        var screen = DashboardScreen(dashboard: dashboard, environment: cli.environment, columns: spec.columns, footer: Self.footer)
+        screen.renderVisible()
+        screen.drawAll()
+        var quit = false, status: Int32 = 0
+        while !quit {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: session.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
+            let timeout = dashboard.nextDue().map { Int32(clamping: max($0 - Self.now(dashboard), 0)) } ?? -1
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR { break }
+            if fds[1].revents != 0 { session.wakeup.drain() }
+            live.refresh()
+            if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { break }
+            if fds[0].revents != 0 {
+                input.fill()
+                while !quit, let key = input.nextKey() {
+                    switch screen.handle(key) {
+                    case .stay: break
+                    case let .quit(code): quit = true; status = code
+                    case let .open(index): if let code = open(index, &screen) { quit = true; status = code }
+                    case .list: if let code = list(&screen) { quit = true; status = code }
+                    }
+                }
+            }
+            session.settleEvents()
+            screen.update(woken: dashboard.wokenCards(), due: dashboard.dueCards())
+        }
+        return status
+    }
+
+    static func now(_ dashboard: Dashboard) -> Int64 { dashboard.session.runtime.resolve(HostClock.self).nowMilliseconds }
+
+    /// The focused widget full screen, as `launch` shows it; its cards wait
+    /// meanwhile (nothing offscreen renders). Nil when it came back.
+    private func open(_ index: Int, _ screen: inout DashboardScreen) -> Int32? {
+        guard let manifest = dashboard.cards[index].manifest else { return nil }
+        do { try dashboard.session.open(NavigationTarget(plugin: manifest.id.value, screen: nil)) } catch {
+            screen.message = "\(error)"
+            screen.drawAll()
+            return nil
+        }
+        return embedded(InteractiveLoop(session: dashboard.session, environment: cli.environment, home: false), &screen)
+    }
+
+    /// The former home screen, the widgets as a list.
+    private func list(_ screen: inout DashboardScreen) -> Int32? {
+        embedded(InteractiveLoop(session: dashboard.session, environment: cli.environment, home: true), &screen)
+    }
+
+    private func embedded(_ loop: InteractiveLoop, _ screen: inout DashboardScreen) -> Int32? {
+        let result = loop.runInDashboard()
+        guard result.back else { return result.status }
+        screen.renderVisible()
+        screen.drawAll()
+        return nil
+    }
+}
