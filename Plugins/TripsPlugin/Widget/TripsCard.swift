@@ -12,13 +12,13 @@ enum TripsCard {
         }
         let index = timeline.entryIndex(at: now)
         let current = index.flatMap { timeline.entries[$0].step }
-        let next = timeline.entries[(index.map { $0 + 1 } ?? 0)...].first { $0.step != nil }
+        let upcoming = upcoming(timeline, now: now)
         return VStack {
-            if let current, size != .small { Text("Now: " + label(current, in: timeline, long: true)).style(.caption) }
-            if let next, let step = next.step {
+            if let current, current != upcoming?.step, size != .small { Text("Now: " + label(current, in: timeline, long: true)).style(.caption) }
+            if let (step, date) = upcoming {
                 Text("Next: " + label(step, in: timeline, long: size != .small)).style(.headline)
-                Text(countdown(to: next.date.milliseconds, now: now)).color(.positive)
-                Text(next.date.display).style(.caption)
+                Text(countdown(to: date.milliseconds, now: now)).color(.positive)
+                Text(date.display).style(.caption)
             } else if let current {
                 Text(label(current, in: timeline, long: size != .small)).style(.headline)
                 Text("under way").color(.positive)
@@ -44,31 +44,44 @@ enum TripsCard {
 
     private static let minute: Int64 = 60_000, hour: Int64 = 3_600_000, day: Int64 = 86_400_000
 
-    /// `in 3 d 4 h`, `in 2 h 05 min`, `in 12 min`, `now`.
+    /// `in 3 d 4 h`, `in 2 h 05 min`, `in 12 min`, `now`: rounded up, so
+    /// the countdown never says less time is left than there is.
     static func countdown(to date: Int64, now: Int64) -> String {
         let left = date - now
-        switch left {
-        case ..<minute: return "now"
-        case ..<hour: return "in \(left / minute) min"
-        case ..<day:
-            let minutes = left % hour / minute
-            return "in \(left / hour) h \(minutes < 10 ? "0" : "")\(minutes) min"
-        default: return "in \(left / day) d \(left % day / hour) h"
+        guard left > 0 else { return "now" }
+        let minutes = (left + minute - 1) / minute
+        switch minutes {
+        case ..<60: return "in \(minutes) min"
+        case ..<1440: return "in \(minutes / 60) h \(minutes % 60 < 10 ? "0" : "")\(minutes % 60) min"
+        default:
+            let hours = (left + hour - 1) / hour
+            return "in \(hours / 24) d \(hours % 24) h"
         }
     }
 
     /// When the countdown to `date` next reads differently.
     static func countdownChange(to date: Int64, now: Int64) -> Int64? {
         let left = date - now
-        guard left >= minute else { return nil }
-        let unit = left >= day ? hour : minute
-        let rest = left % unit
-        return now + (rest == 0 ? unit : rest)
+        guard left > 0 else { return nil }
+        let unit = left > day ? hour : minute
+        return date - (left - 1) / unit * unit
     }
 
-    /// The next step's date, for its countdown.
-    static func nextStepDate(_ timeline: TripsTimeline, now: Int64) -> Int64? {
+    /// The next thing the traveller does, and when: the step shown now if
+    /// its moment (a departure, a check-in) is still ahead, as a flight is
+    /// shown from its purchase on; else the next step's.
+    static func upcoming(_ timeline: TripsTimeline, now: Int64) -> (step: TripStep, date: LocalTime)? {
         let index = timeline.entryIndex(at: now)
-        return timeline.entries[(index.map { $0 + 1 } ?? 0)...].first { $0.step != nil }?.date.milliseconds
+        let steps = timeline.entries[(index ?? 0)...].compactMap(\.step)
+        return steps.lazy.map { ($0, moment($0, in: timeline)) }.first { $0.1.milliseconds > now }
+    }
+
+    static func moment(_ step: TripStep, in timeline: TripsTimeline) -> LocalTime {
+        let booking = timeline.bookings[step.booking]
+        switch step.kind {
+        case .outboundFlight: return booking.outbound!.departureTime
+        case .inboundFlight: return booking.inbound!.departureTime
+        case .hotel: return booking.hotel!.checkIn
+        }
     }
 }

@@ -66,7 +66,7 @@ final class TripsWidget: Widget {
         let now = host.nowMilliseconds ?? 0
         let state = loaded(now: now)
         if case let .success(timeline)? = state {
-            let countdown = TripsCard.nextStepDate(timeline, now: now).flatMap { TripsCard.countdownChange(to: $0, now: now) }
+            let countdown = TripsCard.upcoming(timeline, now: now).flatMap { TripsCard.countdownChange(to: $0.date.milliseconds, now: now) }
             wake(at: [timeline.nextChange(after: now), countdown].compactMap { $0 }.min(), now: now)
         }
         return TripsCard.view(state, now: now, size: size)
