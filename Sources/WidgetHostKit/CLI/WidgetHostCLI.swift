@@ -132,9 +132,11 @@ public struct WidgetHostCLI: Sendable {
         }
     }
 
-    /// `widget-host` alone: the home screen listing the widgets.
+    /// `widget-host` alone: the dashboard on a terminal; elsewhere the list
+    /// of widgets, as text (what the home screen printed before).
     private func runHome(_ words: [String] = []) -> Int32 {
         do {
+            if Terminal.isTTY(0) && Terminal.isTTY(1) { return try DashboardCommand.run(self, try DashboardCommand.command.spec.parse(words)) }
             return try LaunchCommand.launch(self, try LaunchCommand.homeSpec.parse(words), target: nil)
         } catch let error as UsageError {
             return usageError(error.description, help: "widget-host --help")
@@ -200,7 +202,7 @@ public struct WidgetHostCLI: Sendable {
         widget-host \(Self.version): finds widget plugins and runs them.
 
         Usage: widget-host COMMAND [OPTIONS]
-               widget-host \(LaunchCommand.homeOptions.map(\.synopsis).joined(separator: " "))   (the home screen)
+               widget-host \(LaunchCommand.homeOptions.map(\.synopsis).joined(separator: " "))   (the dashboard)
 
         Commands:
         \(HelpTable.render(commandRows))
@@ -208,7 +210,8 @@ public struct WidgetHostCLI: Sendable {
         \(HelpTable.render(topicRows))
         \(HelpPages.searchPath)
 
-        Keys on a terminal (the home screen, launch):
+        \(DashboardLoop.keysHelp)
+        Keys on a widget's screen (launch, or a card opened from the dashboard):
         \(InteractiveLoop.keysHelp)
 
         Run 'widget-host help COMMAND' or 'widget-host COMMAND --help' for a command's options.

@@ -6,6 +6,7 @@
 /// widget either way, and `--isolate` isolates every one.
 struct DashboardIsolation {
     let launcher: WidgetLauncher
+    static let renderDeadline = 2.0
 
     init(cli: WidgetHostCLI, settings: IsolationSettings, spec: DashboardSpec, plugins: [PluginCandidate]) {
         var chosen: [PluginID: Bool] = [:]
@@ -18,6 +19,9 @@ struct DashboardIsolation {
         let inProcess = launchInProcess(maxEventsPerSecond: settings.maxEventsPerSecond)
         var isolatedSettings = settings
         isolatedSettings.mode = .always
+        // A card is a glance: a render that takes longer holds the whole
+        // dashboard (calls are made one at a time), so it is cut short sooner.
+        isolatedSettings.deadlines[.render] = min(settings.deadlines[.render] ?? Self.renderDeadline, Self.renderDeadline)
         let isolated = IsolatedLauncher(executable: cli.executable, settings: isolatedSettings, environment: cli.environment).launcher
         let everyone = settings.mode == .always
         launcher = { candidate, runtime in

@@ -85,6 +85,10 @@ final class Tmux {
         try press("Enter")
     }
 
+    /// Resizes the terminal, as a person dragging its window does: the
+    /// program gets SIGWINCH.
+    func resize(columns: Int, rows: Int) throws { try tmux(["resize-window", "-x", "\(columns)", "-y", "\(rows)"]) }
+
     /// A tmux format about the pane: `#{alternate_on}`, `#{pane_dead}`.
     func format(_ format: String) throws -> String {
         try tmux(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
