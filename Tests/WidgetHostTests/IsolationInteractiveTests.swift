@@ -30,7 +30,7 @@ struct IsolationInteractiveTests {
     func crashAndRestart() throws {
         let directory = try Kit.hostileDirectory("interactive-crash-once", defines: ["-DCRASH_ONCE"])
         let home = try Kit.Home()
-        let terminal = try Tmux([TestSupport.widgetHost, "--isolate", "--plugin-dir", directory], environment: home.environment,
+        let terminal = try Tmux([TestSupport.widgetHost, "--list", "--isolate", "--plugin-dir", directory], environment: home.environment,
                                 settings: Kit.terminal)
         defer { terminal.kill() }
         let first = try terminal.waitFor("the home screen") { $0.contains("] Hostile") }
@@ -49,7 +49,7 @@ struct IsolationInteractiveTests {
         let directory = try TestSupport.makeTemporaryDirectory("interactive-drop-in")
         try TestSupport.copy(try Kit.hello.get(), to: directory + "/hello.so")
         let home = try Kit.Home()
-        let terminal = try Tmux([TestSupport.widgetHost, "--plugin-dir", directory] + (isolated ? ["--isolate"] : []),
+        let terminal = try Tmux([TestSupport.widgetHost, "--list", "--plugin-dir", directory] + (isolated ? ["--isolate"] : []),
                                 environment: home.environment, settings: Kit.terminal)
         defer { terminal.kill() }
         let before = try terminal.waitFor("the home screen") { $0.contains("] Hello") }

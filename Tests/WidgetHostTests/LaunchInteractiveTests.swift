@@ -199,9 +199,9 @@ struct LaunchInteractiveTests {
         return line[line.index(after: open)]
     }
 
-    @Test("widget-host alone opens the home screen; choosing a widget pushes it; b returns to the menu")
+    @Test("widget-host --list opens the home screen; choosing a widget pushes it; b returns to the menu")
     func home() throws {
-        let terminal = try Self.direct([])
+        let terminal = try Self.direct(["--list"])
         defer { terminal.kill() }
         let menu = try terminal.waitFor("the home screen") { $0.contains("┌─ Widgets ") && $0.contains("Hello") && $0.contains("Views") }
         #expect(menu.contains("Says hello, in C."))

@@ -52,7 +52,7 @@ struct LaunchReachTests {
 
     @Test("with 12 widgets (and the built-in ones) every one opens: two digits open 10 and up, 1 Enter the 1st, 9 at once; one too many is refused")
     func twelveWidgets() throws {
-        let terminal = try Self.start([], pluginDirectory: try Self.twelve.get())
+        let terminal = try Self.start(["--list"], pluginDirectory: try Self.twelve.get())
         defer { terminal.kill() }
         let screen = try terminal.waitFor("the twelve widgets") { $0.contains("Widget 12") && $0.contains("+ Enter choose") }
         let menu = Self.menu(screen)

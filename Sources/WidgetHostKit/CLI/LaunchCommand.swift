@@ -30,7 +30,9 @@ enum LaunchCommand {
 
     /// `widget-host [OPTIONS]`: the home screen takes the options that make sense without a widget.
     static let homeOptions: [Option] = [.now("the clock's starting time, such as 2026-05-01T09:30:00Z"), .isolate, .allowWeakSandbox]
-        + Option.configuration + Option.search
+        + Option.configuration + Option.search + [list]
+    /// The home screen before the dashboard: the widgets as a list.
+    static let list = Option.flag("--list", "open the list of widgets (the home screen before the dashboard) instead of the dashboard")
     static let homeSpec = Option.spec(homeOptions, operands: 0)
 
     /// `target` nil opens the home screen.

@@ -136,7 +136,9 @@ public struct WidgetHostCLI: Sendable {
     /// of widgets, as text (what the home screen printed before).
     private func runHome(_ words: [String] = []) -> Int32 {
         do {
-            if Terminal.isTTY(0) && Terminal.isTTY(1) { return try DashboardCommand.run(self, try DashboardCommand.command.spec.parse(words)) }
+            if Terminal.isTTY(0) && Terminal.isTTY(1) && !words.contains(LaunchCommand.list.name) {
+                return try DashboardCommand.run(self, try DashboardCommand.command.spec.parse(words))
+            }
             return try LaunchCommand.launch(self, try LaunchCommand.homeSpec.parse(words), target: nil)
         } catch let error as UsageError {
             return usageError(error.description, help: "widget-host --help")
@@ -211,7 +213,7 @@ public struct WidgetHostCLI: Sendable {
         \(HelpPages.searchPath)
 
         \(DashboardLoop.keysHelp)
-        Keys on a widget's screen (launch, or a card opened from the dashboard):
+        Keys on a terminal, on a widget's screen (launch, or a card opened from the dashboard):
         \(InteractiveLoop.keysHelp)
 
         Run 'widget-host help COMMAND' or 'widget-host COMMAND --help' for a command's options.

@@ -7,7 +7,7 @@ enum DashboardCommand {
         .value("--format", "text|json", "with --once: the grid as text (default), or each card as JSON", completion: .words(["text", "json"])),
         .wait("with --once: how long to wait for loading cards (default 15)"),
         .value("--columns", "N", "at most N grid columns (fewer when the terminal is narrow)"),
-    ] + LaunchCommand.homeOptions
+    ] + LaunchCommand.homeOptions.filter { $0.name != LaunchCommand.list.name }
 
     static let command = Command(
         name: "dashboard",

@@ -39,7 +39,8 @@ enum DashboardConfig {
         var card = DashboardSpec.Card(widget: widget)
         if let size = item["size"] {
             guard let name = size.string, let value = CardSize(rawValue: name) else {
-                let hint = size.string.flatMap { Suggestions.closest(to: $0, among: CardSize.allCases.map(\.rawValue)) }.map { " (did you mean '\($0)'?)" } ?? ""
+                let close = size.string.flatMap { Suggestions.closest(to: $0, among: CardSize.allCases.map(\.rawValue)) }
+                let hint = close.map { " (did you mean '\($0)'?)" } ?? ""
                 throw Invalid(description: "\(place).size must be small, medium or large\(hint)")
             }
             card.size = value
