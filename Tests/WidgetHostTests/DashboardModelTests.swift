@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import WidgetHostKit
 
@@ -87,5 +88,17 @@ struct DashboardModelTests {
         #expect(refusal(["cards": [["widget": "alpha", "size": "smal"]]])?.contains("did you mean 'small'?") == true)
         #expect(refusal(["cards": [["widget": "alpha", "refreshSeconds": 1]]])?.contains("from 10 to 86400") == true)
         #expect(refusal(["columns": 0])?.contains("from 1 to 12") == true)
+    }
+
+    @Test("the one scheduler fires every timer once, earliest first, a later-added earlier one included, and then holds none")
+    func scheduler() throws {
+        let scheduler = WakeScheduler()
+        let fired = Locked<[Int]>([])
+        scheduler.after(milliseconds: 300) { fired.withLock { $0.append(3) } }
+        scheduler.after(milliseconds: 200) { fired.withLock { $0.append(2) } }
+        scheduler.after(milliseconds: 0) { fired.withLock { $0.append(1) } }
+        for _ in 0..<100 where fired.withLock({ $0.count }) < 3 { usleep(20_000) }
+        #expect(fired.withLock { $0 } == [1, 2, 3])
+        #expect(scheduler.pending == 0)
     }
 }

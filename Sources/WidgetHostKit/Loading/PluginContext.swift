@@ -137,7 +137,7 @@ public final class PluginContext: @unchecked Sendable {
     func wake(atMilliseconds milliseconds: Int64) {
         // Capped at a year: a later wake is not a timeline's next entry but a bug.
         let delay = min(max(0, milliseconds - clock.nowMilliseconds), 366 * 86_400_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay))) { [weak self] in
+        WakeScheduler.shared.after(milliseconds: delay) { [weak self] in
             self?.wakeUp()
         }
     }
