@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "PluginKit", dependencies: ["PluginABI"], path: "Sources/PluginKit"),
         .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
         // The benchmark: every hot path against its floor or a peer.
-        .executableTarget(name: "Bench", dependencies: ["WidgetHostKit", "PluginKit", "PluginABI", "TripsPlugin"], path: "Sources/Bench"),
+        .executableTarget(name: "Bench", dependencies: ["WidgetHostKit", "PluginKit", "PluginABI", "TripsPlugin", "HostShim"], path: "Sources/Bench"),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/WidgetHostTests"),
     ] + widgets.flatMap(widget)
 )

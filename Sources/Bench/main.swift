@@ -56,6 +56,7 @@ do {
     rows += try startupBench(farm, effort)
     rows += tripsBench(effort)
     rows += try isolationBench(farm, effort)
+    rows += try dashboardBench(farm, effort)
     if arguments.contains("--instructions") { rows += try Instructions.bench(farm, effort) }
     print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
 } catch {

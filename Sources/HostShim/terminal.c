@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "host_shim.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,4 +107,14 @@ int wh_shim_terminal_notify_resize(int fd) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     return sigaction(SIGWINCH, &action, NULL);
+}
+
+int wh_shim_open_pty(char *name, size_t size) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0) return -1;
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0 || ptsname_r(fd, name, size) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }

@@ -54,6 +54,11 @@ void wh_shim_terminal_restore(void);
  * waking for anything else. Returns 0, or -1 with errno. */
 int wh_shim_terminal_notify_resize(int fd);
 
+/* Opens a new pseudo-terminal (for the benchmark, which runs a dashboard on
+ * one): returns its primary side and writes the replica's path to name, or
+ * returns -1 with errno. */
+int wh_shim_open_pty(char *name, size_t size);
+
 /* Removes path and everything under it, following no symbolic link; 0, or
  * -1 with errno set by the first removal that failed. */
 int wh_shim_remove_tree(const char *path);
