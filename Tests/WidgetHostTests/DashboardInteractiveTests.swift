@@ -102,4 +102,29 @@ struct DashboardInteractiveTests {
         try terminal.send("q")
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }
+
+    @Test("an edit of the configuration applies its layout at once; a broken one keeps the last good layout and says why, with line and column")
+    func liveReload() throws {
+        let world = try DashboardWorld()
+        let directory = world.home + "/dashboard-config"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = directory + "/config.json"
+        func edit(_ text: String) throws {
+            try TestSupport.write(Array(text.utf8), to: config + ".tmp")
+            guard rename(config + ".tmp", config) == 0 else { throw TestSupport.Failure("rename") }
+        }
+        try edit(#"{"dashboard": {"cards": ["trips", "checkout"]}}"#)
+        let terminal = try Self.start(world, ["--config", config])
+        defer { terminal.kill() }
+        try terminal.waitFor("the configured layout") { $0.contains("1 My Trips") && $0.contains("2 Checkout") && !$0.contains("Crypto") }
+        try edit("{\"dashboard\": {\"cards\": [\n  {\"widget\": \"trips\", \"sise\": \"small\"}]}}")
+        // The reason is wrapped over the footer's lines: read them as one.
+        let broken = try terminal.waitFor("the broken edit's reason") { $0.replacingOccurrences(of: "\n", with: " ").contains("keeping the last good layout") }
+        #expect(broken.contains("line 2, column 23") && broken.contains("did you mean 'size'?"), "\(broken)")
+        #expect(broken.contains("1 My Trips") && broken.contains("2 Checkout"), "\(broken)")
+        try edit(#"{"dashboard": {"cards": ["crypto", {"widget": "trips", "size": "small"}]}}"#)
+        try terminal.waitFor("the new layout") { $0.contains("1 Crypto") && $0.contains("2 My Trips") && !$0.contains("Checkout") }
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
 }

@@ -82,4 +82,15 @@ struct DashboardOnceTests {
         #expect(DashboardWorld.texts(crashed) == ["Hostile: calm, version 1"], "\(crashed)")
         #expect(crashed["stale"] == .bool(true) && crashed["age"]?.int64 != nil && crashed["error"]?.string?.contains("SIGSEGV") == true, "\(crashed)")
     }
+
+    @Test("a mistake in the configuration's dashboard is an error naming its line, column and the closest key")
+    func configurationError() throws {
+        let world = try DashboardWorld()
+        let config = world.home + "/broken.json"
+        try TestSupport.write(Array("{\n  \"dashboard\": {\n    \"colums\": 2\n  }\n}\n".utf8), to: config)
+        let run = try world.run(["dashboard", "--once", "--config", config] + world.arguments)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("line 3, column 5: dashboard has an unknown key 'colums' (did you mean 'columns'?)"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
 }

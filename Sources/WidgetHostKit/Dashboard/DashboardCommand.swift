@@ -30,14 +30,32 @@ enum DashboardCommand {
         let report = cli.scan(arguments, config: config)
         let settings = try cli.isolationSettings(arguments, config: config)
         let usable = report.plugins.filter { $0.status == .ok && $0.manifest != nil }
-        var spec = try DashboardConfig.spec(config, manifests: usable.compactMap(\.manifest))
-        if let columns { spec.columns = columns }
+        let configPath = arguments.value("--config") ?? HostConfig.defaultPath(cli.environment)
+        var spec: DashboardSpec
+        do { spec = try DashboardConfig.spec(config, manifests: usable.compactMap(\.manifest)) } catch {
+            cli.console.error(DashboardConfig.located(error, path: configPath))
+            return 1
+        }
+        spec.columns = columns ?? spec.columns
         let launcher = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable).launcher
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: launcher)
         let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self))
         let interactive = !arguments.has("--once") && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
         if interactive {
-            return DashboardLoop(cli: cli, arguments: arguments, dashboard: dashboard, spec: spec, isolation: settings).run()
+            var loop = DashboardLoop(cli: cli, arguments: arguments, dashboard: dashboard, spec: spec, isolation: settings)
+            loop.reload = ConfigReload(path: configPath, wakeup: session.wakeup) { [cli] () throws(ReloadError) -> DashboardSpec in
+                do {
+                    let config = try cli.configuration(arguments)
+                    var spec = try DashboardConfig.spec(config, manifests: session.manifests)
+                    spec.columns = columns ?? spec.columns
+                    return spec
+                } catch let error as DashboardConfig.Invalid {
+                    throw ReloadError(description: DashboardConfig.located(error, path: configPath))
+                } catch {
+                    throw ReloadError(description: "\(error)")
+                }
+            }
+            return loop.run()
         }
         settle(dashboard, seconds: wait)
         let width = Terminal.width(environment: cli.environment)

@@ -11,6 +11,8 @@ struct DashboardLoop {
     let dashboard: Dashboard
     let spec: DashboardSpec
     let isolation: IsolationSettings
+    /// The configuration's live reload, if its file's directory exists.
+    var reload: ConfigReload?
     private let input = KeyReader()
 
     init(cli: WidgetHostCLI, arguments: Arguments, dashboard: Dashboard, spec: DashboardSpec, isolation: IsolationSettings) {
@@ -54,11 +56,12 @@ struct DashboardLoop {
         var quit = false, status: Int32 = 0
         while !quit {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: session.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
-            let timeout = dashboard.nextDue().map { Int32(clamping: max($0 - Self.now(dashboard), 0)) } ?? -1
+            let timeout = screen.dashboard.nextDue().map { Int32(clamping: max($0 - Self.now(dashboard), 0)) } ?? -1
             let ready = poll(&fds, 2, timeout)
             if ready < 0 && errno != EINTR { break }
             if fds[1].revents != 0 { session.wakeup.drain() }
             live.refresh()
+            if let reload, reload.takeChange() { apply(reload, &screen) }
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { break }
             if fds[0].revents != 0 {
                 input.fill()
@@ -66,13 +69,13 @@ struct DashboardLoop {
                     switch screen.handle(key) {
                     case .stay: break
                     case let .quit(code): quit = true; status = code
-                    case let .open(index): if let code = open(index, &screen) { quit = true; status = code }
+                    case let .open(index): if let code = open(screen.dashboard.cards[index].manifest, &screen) { quit = true; status = code }
                     case .list: if let code = list(&screen) { quit = true; status = code }
                     }
                 }
             }
             session.settleEvents()
-            screen.update(woken: dashboard.wokenCards(), due: dashboard.dueCards())
+            screen.update(woken: screen.dashboard.wokenCards(), due: screen.dashboard.dueCards())
         }
         return status
     }
@@ -81,8 +84,8 @@ struct DashboardLoop {
 
     /// The focused widget full screen, as `launch` shows it; its cards wait
     /// meanwhile (nothing offscreen renders). Nil when it came back.
-    private func open(_ index: Int, _ screen: inout DashboardScreen) -> Int32? {
-        guard let manifest = dashboard.cards[index].manifest else { return nil }
+    private func open(_ manifest: Manifest?, _ screen: inout DashboardScreen) -> Int32? {
+        guard let manifest else { return nil }
         do { try dashboard.session.open(NavigationTarget(plugin: manifest.id.value, screen: nil)) } catch {
             screen.message = "\(error)"
             screen.drawAll()
@@ -94,6 +97,22 @@ struct DashboardLoop {
     /// The former home screen, the widgets as a list.
     private func list(_ screen: inout DashboardScreen) -> Int32? {
         embedded(InteractiveLoop(session: dashboard.session, environment: cli.environment, home: true), &screen)
+    }
+
+    /// A new layout from an edited configuration, or the last good one
+    /// kept with the reason on screen.
+    private func apply(_ reload: ConfigReload, _ screen: inout DashboardScreen) {
+        do {
+            let spec = try reload.load()
+            let clock = dashboard.session.runtime.resolve(HostClock.self)
+            let next = Dashboard(session: dashboard.session, spec: spec, cache: CardCache(environment: cli.environment), clock: clock)
+            screen = DashboardScreen(dashboard: next, environment: cli.environment, columns: spec.columns, footer: Self.footer)
+            screen.message = "configuration reloaded"
+        } catch {
+            screen.message = "\(error.description); keeping the last good layout"
+        }
+        screen.renderVisible()
+        screen.drawAll()
     }
 
     private func embedded(_ loop: InteractiveLoop, _ screen: inout DashboardScreen) -> Int32? {

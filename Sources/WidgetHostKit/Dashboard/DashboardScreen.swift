@@ -34,7 +34,11 @@ struct DashboardScreen {
     }
 
     private var now: Int64 { DashboardLoop.now(dashboard) }
-    private var footerLines: [String] { DisplayWidth.wrap(footer, columns: width).map { DisplayWidth.prefix($0, fitting: width) } }
+    /// The message (a reload's outcome), then the keys, wrapped to the width.
+    private var footerLines: [String] {
+        ([message].compactMap { $0 } + [footer]).flatMap { DisplayWidth.wrap(TerminalText.safe($0, lines: false), columns: width) }
+            .map { DisplayWidth.prefix($0, fitting: width) }
+    }
     /// Lines of the grid in view, between the header line and the footer.
     private var gridRows: Int { max(height - 1 - footerLines.count, 1) }
 
@@ -61,8 +65,7 @@ struct DashboardScreen {
     }
 
     private var header: String {
-        let title = "WidgetHost · \(dashboard.cards.count) cards" + (message.map { " · \($0)" } ?? "")
-        return DisplayWidth.prefix(TerminalText.safe(title, lines: false), fitting: width) + "\u{1B}[K"
+        DisplayWidth.prefix("WidgetHost · \(dashboard.cards.count) cards", fitting: width) + "\u{1B}[K"
     }
 
     private func line(_ number: Int) -> String { "\u{1B}[\(number);1H" }
