@@ -16,7 +16,7 @@ struct FileContents: Sendable {
 
     /// The mangling prefix of the Swift module PluginKit's symbols: the host
     /// holds that module, so a plugin that defines or imports it again would
-    /// be the same Swift module in two images (README, A plugin in Swift).
+    /// be the same Swift module in two images (docs/writing-plugins.md, Why the module alias).
     static let hostModulePrefix = "$s9PluginKit"
 
     private static func read(_ path: String, _ availableServices: Set<String>, _ manifest: inout Manifest?) -> String? {
@@ -39,7 +39,7 @@ struct FileContents: Sendable {
         }
         if let symbol = image.reservedSymbol {
             return "holds the Swift module PluginKit (\(symbol)), which the host holds too; build it with "
-                + "moduleAliases: [\"PluginKit\": \"<Name>PluginKit\"] (see README, A plugin in Swift)"
+                + "moduleAliases: [\"PluginKit\": \"<Name>PluginKit\"] (see docs/writing-plugins.md, Why the module alias)"
         }
         if let missing = parsed.requiredServices.first(where: { !availableServices.contains($0) }) {
             return "requires service \(missing), which this host does not provide"
