@@ -32,6 +32,9 @@
  *                        ', "htpp": {"hosts": ["*"]}' (a misspelt grant)
  *   UNDECLARED_ACTION    its view offers a button "steal" no screen declares, and
  *                        it counts every action that reaches it ("actions received: N")
+ *   LOCKED_INSIDE        render leaves in its working directory a subdirectory
+ *                        no one may list (mode 0300: the sandbox refuses chmod,
+ *                        not mkdir's mode), holding another, holding a file
  *   HTTP_IN_RENDER       declares http.hosts [HTTP_HOSTS] (default "allowed.example"),
  *                        GETs HTTP_URL (default http://127.0.0.1:9/) and shows the status;
  *                        with HTTP_NO_HOSTS it declares no hosts at all, and
@@ -418,6 +421,14 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
     if (inside >= 0) close(inside);
     return emit(out, inside >= 0 ? "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"wrote inside\"}}"
                                  : "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"could not write inside\"}}");
+#endif
+#ifdef LOCKED_INSIDE
+    int made = mkdir("locked", 0300) == 0 && mkdir("locked/deeper", 0300) == 0;
+    int kept = open("locked/deeper/kept", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (kept >= 0) close(kept);
+    made = made && kept >= 0;
+    return emit(out, made ? "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"locked inside\"}}"
+                          : "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"could not lock inside\"}}");
 #endif
 #ifdef HTTP_IN_RENDER
     const wh_http_v1 *http = plugin->host->get_service(plugin->host, HTTP_SERVICE_ID);
