@@ -26,6 +26,8 @@
  *   CRASH_ON_LOAD        a constructor crashes as soon as the file is loaded
  *   CRASH_LATER          a thread it starts in create crashes 300 ms later
  *   SPIN_LATER           a thread it starts in create spins forever
+ *   EXIT_ON_THREAD       a thread it starts in create calls exit(3) at once,
+ *                        while render waits
  *   WRITE_INSIDE         render writes a file in its working directory (its
  *                        data directory when isolated) and says whether it could
  *   EXTRA_FIELD          JSON text appended to the manifest's object, such as
@@ -146,10 +148,12 @@ struct wh_plugin {
     long actions;
 };
 
-#if defined(CRASH_LATER) || defined(SPIN_LATER)
+#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD)
 static void *misbehave_later(void *unused) {
     (void)unused;
-#ifdef CRASH_LATER
+#ifdef EXIT_ON_THREAD
+    exit(3);
+#elif defined(CRASH_LATER)
     usleep(300 * 1000);
     *(volatile int *)0 = 1;
 #else
@@ -167,7 +171,7 @@ static wh_plugin *create(const wh_host *host) {
 #ifdef SELF_FLOOD
     if (!plugin->bus || plugin->bus->subscribe(host, "hostile.flood") <= 0) return NULL;
 #endif
-#if defined(CRASH_LATER) || defined(SPIN_LATER)
+#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD)
     pthread_t thread;
     pthread_create(&thread, NULL, misbehave_later, NULL);
     pthread_detach(thread);
@@ -358,6 +362,9 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 #endif
 #ifdef EXIT_IN_RENDER
     exit(0);
+#endif
+#ifdef EXIT_ON_THREAD
+    sleep(5);
 #endif
 #ifdef LOOP_IN_RENDER
     for (volatile uint64_t spin = 0;; spin++) {}
