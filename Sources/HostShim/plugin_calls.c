@@ -11,7 +11,11 @@
 #include "fatal_signals.h"
 #include "report_line.h"
 
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +42,42 @@ void wh_shim_plugin_call_end(wh_shim_plugin_call previous) {
     current_call = previous.call;
 }
 
+/* The loaded plugins' images: an entry is written before the count covers it. */
+enum { MAX_IMAGES = 1024 };
+static struct { const void *base; const char *plugin; } images[MAX_IMAGES];
+static atomic_int image_count;
+static pthread_mutex_t images_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void wh_shim_plugin_image(const void *address, const char *plugin) {
+    Dl_info info;
+    if (!dladdr(address, &info) || !info.dli_fbase) return;
+    pthread_mutex_lock(&images_lock);
+    int count = atomic_load(&image_count);
+    if (count < MAX_IMAGES) {
+        images[count].base = info.dli_fbase;
+        images[count].plugin = strdup(plugin);
+        atomic_store(&image_count, count + 1);
+    }
+    pthread_mutex_unlock(&images_lock);
+}
+
+/* The plugin whose code is on this thread's stack, innermost first, or NULL.
+ * Not for a signal handler (backtrace and dladdr may lock): exit handlers
+ * run in the thread's own context. */
+static const char *plugin_on_stack(void) {
+    void *frames[128];
+    int depth = backtrace(frames, 128);
+    int count = atomic_load(&image_count);
+    for (int frame = 0; frame < depth; frame++) {
+        Dl_info info;
+        if (!dladdr(frames[frame], &info)) continue;
+        for (int i = 0; i < count; i++) {
+            if (images[i].base == info.dli_fbase && images[i].plugin) return images[i].plugin;
+        }
+    }
+    return NULL;
+}
+
 /* "widget-host: plugin ID <what> during CALL, ending the host." and the advice. */
 static void say_last_words(const char *plugin, const char *what, int64_t number, const char *after) {
     wh_shim_terminal_restore();
@@ -53,6 +93,8 @@ static void say_last_words(const char *plugin, const char *what, int64_t number,
     if (call) {
         wh_line_append(&line, " during ");
         wh_line_append(&line, call);
+    } else {
+        wh_line_append(&line, " on a thread of its own");
     }
     wh_line_append(&line, ", ending the host.");
     wh_line_finish(&line);
@@ -66,6 +108,7 @@ static void say_last_words(const char *plugin, const char *what, int64_t number,
 static void on_exit_during_plugin_call(int status, void *unused) {
     (void)unused;
     const char *plugin = current_plugin;
+    if (!plugin) plugin = plugin_on_stack();
     if (!plugin) return;
     say_last_words(plugin, " called exit(", status, ")");
     /* Whatever status the plugin chose, the host did not finish its work. */

@@ -123,6 +123,20 @@ struct ContainmentCorpusTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
     }
 
+    @Test("validate removes its data directory even when the plugin leaves a subdirectory no one may read in it")
+    func lockedDataDirectoryRemoved() throws {
+        let temporary = try TestSupport.makeTemporaryDirectory("validate-locked")
+        let directory = try Kit.hostileDirectory("validate-locked", defines: ["-DLOCKED_INSIDE"])
+        var environment = try Kit.Home().environment
+        environment["TMPDIR"] = temporary
+        let run = try TestSupport.runHost(["validate", directory + "/hostile.so", "--json"], environment: environment)
+        #expect(run.status == 0, "\(run)")
+        let checks = try #require(try run.json()["checks"]?.array, "\(run)")
+        // The render check reports the view's size: 56 bytes say "locked inside", 64 "could not lock inside".
+        #expect(checks.contains { $0["check"] == "render main" && $0["detail"] == "56 bytes of JSON" }, "\(run)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
+
     /// A victim file outside every data directory, in the plugin's own
     /// directory, which the cage may read (so the plugin can open it, as it
     /// could any file the user keeps there), and how it stood before the attack.

@@ -11,17 +11,20 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.unicodeVersion == "15.0.0")
     }
 
-    @Test("Indic and Southeast Asian clusters: a spacing mark takes a column after its base", arguments: [
-        ("Devanagari", "हिन्दी", 4),          // हि (base + spacing vowel sign) and the conjunct न्दी
-        ("Devanagari", "नमस्ते", 3),          // न, म, and the conjunct स्ते (its vowel sign is nonspacing)
+    @Test("Indic and Southeast Asian clusters: a spacing mark and each consonant of a conjunct take a column, as in glibc", arguments: [
+        ("Devanagari", "हिन्दी", 5),          // हि (base + spacing vowel sign) and the conjunct न्दी (न, द, ी)
+        ("Devanagari", "नमस्ते", 4),          // न, म, and the conjunct स्ते (स, त; its vowel sign is nonspacing)
+        ("Devanagari conjunct", "क्ष", 2),
         ("Devanagari lone virama", "\u{94D}", 0),
         ("Bengali", "বাংলা", 5),              // বাং (AA, though Grapheme_Extend, and anusvara) and লা
         ("Tamil", "தமிழ்", 4),                 // த, மி (spacing vowel sign), ழ் (virama, nonspacing)
         ("Malayalam", "മലയാളം", 6),           // മ, ല, യാ, ളം
         ("Thai", "ภาษาไทย", 7),
         ("Thai SARA AM", "น้ำ", 2),           // tone mark none, SARA AM a column
-        ("Burmese", "မြန်မာ", 4),
-        ("lone spacing mark", "\u{93F}", 0),
+        ("Burmese", "မြန်မာ", 5),            // မြ (medial RA is a spacing mark), န်, မာ
+        ("Burmese kinzi conjunct", "င်္ဂ", 2),
+        ("lone spacing mark", "\u{93F}", 1),
+        ("Arabic number sign before digits", "\u{600}١٢", 3),
     ])
     func indic(_ script: String, _ text: String, _ columns: Int) {
         #expect(DisplayWidth.of(text) == columns, "\(script): \(text)")
@@ -58,6 +61,12 @@ struct DisplayWidthTests {
         ("Hangul syllable", "한", 2),
         ("fullwidth", "Ａ", 2),
         ("halfwidth katakana", "ｶ", 1),
+        ("reserved in the CJK Unified Ideographs Extension B block (@missing: W)", "\u{2A6E0}", 2),
+        ("reserved in plane 3 (@missing: W)", "\u{3FFFD}", 2),
+        ("CJK extension I, Unicode 15.1", "\u{2EBF0}", 2),
+        ("Unicode 16 emoji: face with bags under eyes", "\u{1FAE9}", 2),
+        ("Unicode 16 emoji: harp", "\u{1FA89}", 2),
+        ("Unicode 17 emoji: landslide", "\u{1F6D8}", 2),
     ])
     func wide(_ name: String, _ text: String, _ columns: Int) {
         #expect(DisplayWidth.of(text) == columns, "\(name)")

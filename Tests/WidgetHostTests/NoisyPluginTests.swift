@@ -104,6 +104,15 @@ struct NoisyPluginTests {
         #expect(run.stderr.contains("run it with --isolate"), "\(run)")
     }
 
+    @Test("exit(3) on a thread the plugin started, outside any call: still put down to the plugin")
+    func exitOnPluginThread() throws {
+        let directory = try Kit.hostileDirectory("exit-on-thread", defines: ["-DEXIT_ON_THREAD"])
+        let run = try Kit.Home().run(["launch", "hostile", "--plugin-dir", directory, "--once"])
+        #expect(run.status == 70, "\(run)")
+        #expect(run.stderr.contains("widget-host: plugin org.example.hostile called exit(3) on a thread of its own, ending the host."), "\(run)")
+        #expect(run.stderr.contains("run it with --isolate"), "\(run)")
+    }
+
     @Test("a crash in render in process: a short report naming the plugin and --isolate, not a backtrace",
           arguments: [("-DCRASH_IN_RENDER", SIGSEGV, "SIGSEGV"), ("-DABORT_IN_RENDER", SIGABRT, "SIGABRT")])
     func crashInRender(_ define: String, _ signal: Int32, _ name: String) throws {

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import WidgetHostKit
 
@@ -52,6 +53,42 @@ struct RegistrySlotTests {
         registry.register(Engine.self, name: "fast", scope: .application) { _ in Engine(serial: 7) }
         #expect(try registry.slot(Engine.self, name: "fast").resolve().serial == 7)
         #expect(throws: RegistryError.self) { try registry.slot(Engine.self).resolve() }
+    }
+
+    /// Weak references to every instance a slot was given.
+    private final class Made: @unchecked Sendable {
+        private let lock = Mutex<[WeakEngine]>([])
+        struct WeakEngine { weak var engine: Engine? }
+        func add(_ engine: Engine) -> Engine {
+            lock.withLock { $0.append(WeakEngine(engine: engine)) }
+            return engine
+        }
+        var alive: Int { lock.withLock { $0.filter { $0.engine != nil }.count } }
+        var count: Int { lock.withLock { $0.count } }
+    }
+
+    @Test("a slot releases what a reset replaced: after 100 resets at most one instance is alive", arguments: [false, true])
+    func releasesOnReset(_ concurrentReads: Bool) async throws {
+        let registry = Registry(), made = Made()
+        registry.register(Engine.self, scope: .cached) { _ in made.add(Engine(serial: made.count + 1)) }
+        let slot = registry.slot(Engine.self)
+        if concurrentReads {
+            // Readers meanwhile may keep an old one for a while, never for good.
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 { group.addTask { for _ in 0..<3_000 { _ = try? slot.resolve() } } }
+                group.addTask {
+                    for _ in 0..<100 { registry.resetCached() }
+                }
+            }
+        }
+        for _ in 0..<100 {
+            _ = try slot.resolve()
+            registry.resetCached()
+        }
+        _ = try slot.resolve()
+        registry.resetCached()
+        #expect(made.count >= 101)
+        #expect(made.alive <= 1, "\(made.alive) of \(made.count) instances alive")
     }
 
     @Test("readers on many threads, with resets meanwhile, only ever see an instance the registry made")

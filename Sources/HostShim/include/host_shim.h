@@ -80,6 +80,12 @@ void wh_shim_plugin_call_end(wh_shim_plugin_call previous);
 /* The plugin whose call this thread is inside, or NULL. */
 const char *wh_shim_plugin_call_current(void);
 
+/* Records that the shared object holding `address` (a loaded plugin's entry)
+ * is `plugin`'s (copied), so that exit() on a thread the plugin started,
+ * outside any marked call, is still put down to it: the handler finds the
+ * plugin's code on the exiting thread's stack. */
+void wh_shim_plugin_image(const void *address, const char *plugin);
+
 /* The status of a host that a plugin ended with exit() during a call. */
 #define WH_SHIM_PLUGIN_EXIT_STATUS 70
 

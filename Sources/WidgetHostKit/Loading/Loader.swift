@@ -1,4 +1,5 @@
 import Glibc
+import HostShim
 import PluginABI
 
 /// Why a plugin failed its load handshake. The cases are in the order the
@@ -64,6 +65,8 @@ public enum Loader {
             PluginCall.during(id, "load") { () -> (UnsafeMutableRawPointer?, UnsafePointer<wh_plugin_descriptor>?) in
                 guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else { return (nil, nil) }
                 guard let symbol = dlsym(handle, WH_ENTRY_SYMBOL) else { return (handle, nil) }
+                // Before the entry runs: a thread it starts is the plugin's from its first instruction.
+                wh_shim_plugin_image(symbol, id)
                 return (handle, unsafeBitCast(symbol, to: wh_entry_fn.self)())
             }
         }

@@ -14,9 +14,12 @@ public final class Slot<Service>: Sendable {
     private let name: String?
     /// The published `Held`, as an address (0: none yet).
     @usableFromInline let published = Atomic<UInt>(0)
-    /// Every `Held` ever published: a reader may still hold an old one's
-    /// address, so none is freed before the slot.
+    /// The `Held`s published and not yet freed: a reader between loading an
+    /// address and retaining its instance may still use an old one, so old
+    /// ones are freed only when a refill sees no reader in `held()`.
     private let kept = Locked<[Held]>([])
+    /// Readers inside `held()`.
+    @usableFromInline let readers = Atomic<Int>(0)
 
     @usableFromInline
     final class Held: Sendable {
@@ -45,10 +48,14 @@ public final class Slot<Service>: Sendable {
     // caller's type: no generic metadata to look up on the hot path.
     @inlinable
     func held() -> Service? {
-        let address = published.load(ordering: .acquiring)
+        // Sequentially consistent with refill's store and load: a refill that
+        // sees no reader frees only what no reader can have loaded.
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .releasing) }
+        let address = published.load(ordering: .sequentiallyConsistent)
         guard address != 0 else { return nil }
         let generation = registry.generation.load(ordering: .acquiring)
-        // The slot keeps every Held alive: borrowing one costs no retain.
+        // While this reader is counted its Held stays alive: borrowing one costs no retain.
         return Unmanaged<Held>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef { held in
             held.generation == generation ? held.instance : nil
         }
@@ -62,8 +69,12 @@ public final class Slot<Service>: Sendable {
         let instance = try registry.resolve(Service.self, name: name)
         guard registry.holdsInstances(of: Service.self, name: name) else { return instance }
         let held = Held(generation: generation, instance: instance)
-        kept.withLock { $0.append(held) }
-        published.store(UInt(bitPattern: Unmanaged.passUnretained(held).toOpaque()), ordering: .releasing)
+        kept.withLock { kept in
+            kept.append(held)
+            published.store(UInt(bitPattern: Unmanaged.passUnretained(held).toOpaque()), ordering: .sequentiallyConsistent)
+            // A reset's old instances go with their Held, unless a reader may be using one: then the next refill frees them.
+            if readers.load(ordering: .sequentiallyConsistent) == 0 { kept = [held] }
+        }
         return instance
     }
 }

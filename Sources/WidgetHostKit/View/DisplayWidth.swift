@@ -1,7 +1,9 @@
-/// How many terminal columns text takes, per grapheme cluster, from tables
-/// generated out of the Unicode Character Database
-/// (`DisplayWidthTable.swift`, `tools/generate-display-width.py`), so boxes
-/// line up whatever the script.
+/// How many terminal columns text takes, from tables generated out of the
+/// Unicode Character Database (`DisplayWidthTable.swift`,
+/// `tools/generate-display-width.py`), so boxes line up whatever the
+/// script. The reference is what a terminal draws: glibc's `wcwidth` per
+/// scalar, and an emoji sequence as one two-column glyph, as Python's
+/// `wcwidth` measures it (docs/reliability.md says why).
 public enum DisplayWidth {
     /// The Unicode version the tables were generated from.
     public static var unicodeVersion: String { DisplayWidthTable.unicodeVersion }
@@ -10,24 +12,32 @@ public enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
-    /// A grapheme cluster's width: its base's, plus a column for each
-    /// spacing mark after it (`हि` is 2, the conjunct `न्दी` 2). A variation
-    /// selector chooses an emoji base's width: VS16 two columns, VS15 one.
-    /// A cluster with no visible base (a lone combining mark) takes none.
+    /// A grapheme cluster's width: the sum of its scalars' (a spacing vowel
+    /// sign takes a column, and so does each consonant of a virama conjunct:
+    /// `हि` is 2, `क्ष` 2), unless it is an emoji sequence. An emoji base
+    /// with VS16, a ZWJ, a skin tone or a keycap, or a pair of regional
+    /// indicators (a flag), is one glyph two columns wide; VS15 makes it one.
+    /// Summing keeps widths additive outside emoji sequences: text measured
+    /// in pieces measures the same as when joined.
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let base = scalars.first else { return 0 }
-        let baseWidth = of(base)
-        if scalars.count == 1 || baseWidth == 0 { return baseWidth }
-        var width = baseWidth
-        for scalar in scalars.dropFirst() {
+        if scalars.count > 1, let width = emojiSequenceWidth(base: base, scalars.dropFirst()) { return width }
+        return scalars.reduce(0) { $0 + of($1) }
+    }
+
+    private static func emojiSequenceWidth(base: Unicode.Scalar, _ rest: Substring.UnicodeScalarView) -> Int? {
+        let flag = (0x1F1E6...0x1F1FF).contains(base.value)
+        guard flag || isEmoji(base) else { return nil }
+        for scalar in rest {
             switch scalar.value {
-            case 0xFE0F where isEmoji(base): return 2
-            case 0xFE0E where isEmoji(base): return 1
-            default: if contains(DisplayWidthTable.spacingMarks, scalar.value) { width += 1 }
+            case 0xFE0E: return 1
+            case 0xFE0F, 0x200D, 0x20E3, 0x1F3FB...0x1F3FF: return 2
+            case 0x1F1E6...0x1F1FF where flag: return 2
+            default: continue
             }
         }
-        return width
+        return nil
     }
 
     public static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -56,70 +66,5 @@ public enum DisplayWidth {
             }
         }
         return false
-    }
-
-    /// The longest prefix of `text` that fits in `columns`.
-    public static func prefix(_ text: String, fitting columns: Int) -> String {
-        var width = 0
-        var end = text.startIndex
-        for index in text.indices {
-            let next = width + of(text[index])
-            if next > columns { break }
-            width = next
-            end = text.index(after: index)
-        }
-        return String(text[..<end])
-    }
-
-    /// Words wrapped into lines of at most `columns`; a word longer than a
-    /// line is broken.
-    public static func wrap(_ text: String, columns: Int) -> [String] {
-        let columns = max(columns, 1)
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if of(String(paragraph)) <= columns {
-                lines.append(String(paragraph))
-                continue
-            }
-            var line = ""
-            // Runs of spaces between words on one line are kept, so columns (a list's details) stay lined up.
-            for (gap, word) in words(paragraph) {
-                var word = word
-                let candidate = line.isEmpty ? word : line + gap + word
-                if of(candidate) <= columns {
-                    line = candidate
-                    continue
-                }
-                if !line.isEmpty { lines.append(line) }
-                while of(word) > columns {
-                    let head = prefix(word, fitting: columns)
-                    lines.append(head)
-                    word = String(word.dropFirst(head.count))
-                }
-                line = word
-            }
-            lines.append(line)
-        }
-        return lines
-    }
-
-    /// The words of `text`, each with the spaces before it.
-    private static func words(_ text: Substring) -> [(gap: String, word: String)] {
-        var result: [(gap: String, word: String)] = []
-        var gap = "", word = ""
-        for character in text {
-            if character == " " {
-                if !word.isEmpty {
-                    result.append((gap, word))
-                    gap = ""
-                    word = ""
-                }
-                gap.append(" ")
-            } else {
-                word.append(character)
-            }
-        }
-        if !word.isEmpty { result.append((gap, word)) }
-        return result
     }
 }

@@ -26,12 +26,17 @@
  *   CRASH_ON_LOAD        a constructor crashes as soon as the file is loaded
  *   CRASH_LATER          a thread it starts in create crashes 300 ms later
  *   SPIN_LATER           a thread it starts in create spins forever
+ *   EXIT_ON_THREAD       a thread it starts in create calls exit(3) at once,
+ *                        while render waits
  *   WRITE_INSIDE         render writes a file in its working directory (its
  *                        data directory when isolated) and says whether it could
  *   EXTRA_FIELD          JSON text appended to the manifest's object, such as
  *                        ', "htpp": {"hosts": ["*"]}' (a misspelt grant)
  *   UNDECLARED_ACTION    its view offers a button "steal" no screen declares, and
  *                        it counts every action that reaches it ("actions received: N")
+ *   LOCKED_INSIDE        render leaves in its working directory a subdirectory
+ *                        no one may list (mode 0300: the sandbox refuses chmod,
+ *                        not mkdir's mode), holding another, holding a file
  *   HTTP_IN_RENDER       declares http.hosts [HTTP_HOSTS] (default "allowed.example"),
  *                        GETs HTTP_URL (default http://127.0.0.1:9/) and shows the status;
  *                        with HTTP_NO_HOSTS it declares no hosts at all, and
@@ -143,10 +148,12 @@ struct wh_plugin {
     long actions;
 };
 
-#if defined(CRASH_LATER) || defined(SPIN_LATER)
+#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD)
 static void *misbehave_later(void *unused) {
     (void)unused;
-#ifdef CRASH_LATER
+#ifdef EXIT_ON_THREAD
+    exit(3);
+#elif defined(CRASH_LATER)
     usleep(300 * 1000);
     *(volatile int *)0 = 1;
 #else
@@ -164,7 +171,7 @@ static wh_plugin *create(const wh_host *host) {
 #ifdef SELF_FLOOD
     if (!plugin->bus || plugin->bus->subscribe(host, "hostile.flood") <= 0) return NULL;
 #endif
-#if defined(CRASH_LATER) || defined(SPIN_LATER)
+#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD)
     pthread_t thread;
     pthread_create(&thread, NULL, misbehave_later, NULL);
     pthread_detach(thread);
@@ -356,6 +363,9 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 #ifdef EXIT_IN_RENDER
     exit(0);
 #endif
+#ifdef EXIT_ON_THREAD
+    sleep(5);
+#endif
 #ifdef LOOP_IN_RENDER
     for (volatile uint64_t spin = 0;; spin++) {}
 #endif
@@ -418,6 +428,14 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
     if (inside >= 0) close(inside);
     return emit(out, inside >= 0 ? "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"wrote inside\"}}"
                                  : "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"could not write inside\"}}");
+#endif
+#ifdef LOCKED_INSIDE
+    int made = mkdir("locked", 0300) == 0 && mkdir("locked/deeper", 0300) == 0;
+    int kept = open("locked/deeper/kept", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (kept >= 0) close(kept);
+    made = made && kept >= 0;
+    return emit(out, made ? "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"locked inside\"}}"
+                          : "{\"view\":1,\"root\":{\"kind\":\"text\",\"text\":\"could not lock inside\"}}");
 #endif
 #ifdef HTTP_IN_RENDER
     const wh_http_v1 *http = plugin->host->get_service(plugin->host, HTTP_SERVICE_ID);
