@@ -93,7 +93,7 @@ public struct WidgetHostCLI: Sendable {
     public func run(_ arguments: [String]) -> Int32 {
         // Plugin code may run in this process from here on (the children
         // below report their plugin's end to their host instead).
-        if ![Validator.childCommand, PluginHostChild.command].contains(arguments.first ?? "") { PluginCall.guardProcess() }
+        if arguments.first != PluginHostChild.command { PluginCall.guardProcess() }
         guard let first = arguments.first else {
             return runHome()
         }
@@ -103,8 +103,6 @@ public struct WidgetHostCLI: Sendable {
         case "-V", "--version":
             console.line("widget-host \(Self.version) (plugin ABI \(ABIVersion.host))")
             return 0
-        case Validator.childCommand:
-            return ValidateCommand.runChild(self, Array(arguments.dropFirst()))
         case CompletionScripts.pluginNamesCommand:
             return printPluginNames()
         case PluginHostChild.command:
