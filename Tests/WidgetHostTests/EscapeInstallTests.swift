@@ -28,7 +28,7 @@ struct EscapeInstallTests {
         #expect(failed["check"]?.string == "render main", "\(run)")
         #expect(failed["detail"]?.string == "the plugin crashed: killed by SIGSEGV", "\(run)")
         #expect(!checks.contains { $0["check"]?.string == "destroy" }, "a forged check was counted: \(run)")
-        let install = try home.run(["install", forger])
+        let install = try home.run(["install", forger, "--yes"])
         #expect(install.status == 1, "\(install)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: home.plugins))?.isEmpty ?? true, "something was installed")
     }
@@ -39,7 +39,7 @@ struct EscapeInstallTests {
         let source = try home.hello(version: "1.0.0")
         let original = try TestSupport.readBytes(source)
         let forger = try Self.forger(in: home.root)
-        var install = try SpawnedProcess.start([TestSupport.widgetHost, "install", source],
+        var install = try SpawnedProcess.start([TestSupport.widgetHost, "install", source, "--yes"],
                                                environment: SpawnedProcess.hostEnvironment(home: home.root))
         // Once the private copy exists, put the hostile file where the source was.
         let staged = IsolationTestKit.eventually(600) {
@@ -58,12 +58,12 @@ struct EscapeInstallTests {
         let impostor = home.root + "/impostor.so"
         try TestSupport.compileHello(defines: ["-DPLUGIN_ID=\"org.widgethost.crypto\"", "-DPLUGIN_VERSION=\"0.0.1\"",
                                                "-DPLUGIN_NAME=\"Crypto\""], output: impostor)
-        let refused = try home.run(["install", impostor])
+        let refused = try home.run(["install", impostor, "--yes"])
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.stderr.contains("org.widgethost.crypto is already provided by Crypto"), "\(refused)")
         #expect(refused.stderr.contains("libCryptoPlugin.so"), "\(refused)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: home.plugins))?.isEmpty ?? true)
-        let forced = try home.run(["install", impostor, "--force"])
+        let forced = try home.run(["install", impostor, "--force", "--yes"])
         #expect(forced.status == 0, "\(forced)")
         #expect(FileManager.default.fileExists(atPath: home.plugins + "/org.widgethost.crypto.so"))
     }
@@ -73,7 +73,7 @@ struct EscapeInstallTests {
         let home = try Home()
         try FileManager.default.createDirectory(atPath: home.plugins, withIntermediateDirectories: true)
         try TestSupport.setMode(home.plugins, 0o777)
-        let run = try home.run(["install", try home.hello(version: "1.0.0")])
+        let run = try home.run(["install", try home.hello(version: "1.0.0"), "--yes"])
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("is writable by others (mode 0777)"), "\(run)")
         #expect(run.stderr.contains("fix it with: chmod o-w \(home.plugins)"), "\(run)")
@@ -85,7 +85,7 @@ struct EscapeInstallTests {
         let home = try Home()
         let source = try home.hello(version: "1.0.0")
         try TestSupport.setMode(source, 0o666)
-        let run = try home.run(["install", source])
+        let run = try home.run(["install", source, "--yes"])
         #expect(run.status == 0, "\(run)")
         var info = stat()
         #expect(stat(home.installed, &info) == 0 && info.st_mode & 0o777 == 0o644)
@@ -94,9 +94,29 @@ struct EscapeInstallTests {
     @Test("uninstall resolves a short name as every other command does")
     func uninstallByShortName() throws {
         let home = try Home()
-        #expect(try home.run(["install", try home.hello(version: "1.0.0")]).status == 0)
+        #expect(try home.run(["install", try home.hello(version: "1.0.0"), "--yes"]).status == 0)
         let removed = try home.run(["uninstall", "hello"])
         #expect(removed.status == 0, "\(removed)")
         #expect(!FileManager.default.fileExists(atPath: home.installed))
+    }
+
+    @Test("install shows the grants; without a terminal it needs --yes; an upgrade that asks for more says what is new")
+    func grantsShownAndConfirmed() throws {
+        let home = try Home()
+        let hello = try home.hello(version: "1.0.0")
+        let unconfirmed = try home.run(["install", hello])
+        #expect(unconfirmed.status == 1, "\(unconfirmed)")
+        #expect(unconfirmed.stdout.contains("Hello (org.example.hello 1.0.0) is granted:"), "\(unconfirmed)")
+        #expect(unconfirmed.stderr.contains("confirm these grants with --yes"), "\(unconfirmed)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: home.plugins))?.isEmpty ?? true, "installed unconfirmed")
+        #expect(try home.run(["install", hello, "--yes"]).status == 0)
+
+        let greedy = home.root + "/greedy.so"
+        try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/services.c", flags: ["-DPLUGIN_ID=\"org.example.hello\""],
+                                 output: greedy)
+        let upgrade = try home.run(["install", greedy, "--yes"])
+        #expect(upgrade.status == 0, "\(upgrade)")
+        #expect(upgrade.stdout.contains("new since 1.0.0:"), "\(upgrade)")
+        #expect(upgrade.stdout.contains("widget-host.store/1"), "\(upgrade)")
     }
 }

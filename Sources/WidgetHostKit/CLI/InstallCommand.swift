@@ -13,7 +13,7 @@ enum InstallCommand {
         summary: "validate a plugin, then copy it into your plugin directory",
         operands: [Operand(name: "PATH", help: "the plugin file, as built", completion: .file)],
         options: [.flag("--force", "install even over a newer copy (a downgrade), or an id another plugin on the search path provides"),
-                  .allowInsecure],
+                  .flag("--yes", "install without asking to confirm the grants (needed without a terminal)"), .allowInsecure],
         run: { cli, arguments in
             guard let path = arguments.positionals.first else { throw UsageError("install needs the path of a plugin file") }
             let discovery = cli.discovery(arguments)
@@ -48,6 +48,7 @@ enum InstallCommand {
                     + "use --force to downgrade")
                 return 1
             }
+            guard confirmGrants(manifest, replacing: installed.first?.path, cli, arguments, discovery) else { return 1 }
             let target = directory + "/" + manifest.id.value + ".so"
             try staged.install(as: target)
             for old in installed where old.path != target { unlink(old.path) }
@@ -55,6 +56,31 @@ enum InstallCommand {
             return 0
         }
     )
+
+    /// Shows what the plugin is granted (and, over an installed copy, what
+    /// is new) and has it confirmed: on a terminal by asking, else by
+    /// `--yes`. Without either nothing is installed: a script must say yes.
+    static func confirmGrants(_ manifest: Manifest, replacing old: String?, _ cli: WidgetHostCLI, _ arguments: Arguments,
+                              _ discovery: Discovery) -> Bool {
+        let grants = InstallGrants(manifest)
+        cli.console.line("\(manifest.name) (\(manifest.id) \(manifest.version)) is granted:")
+        grants.lines.forEach { cli.console.line($0) }
+        if let old, let previous = discovery.inspect(path: old).manifest {
+            let added = grants.added(since: InstallGrants(previous))
+            cli.console.line(added.isEmpty ? "nothing more than \(previous.version) had"
+                : "new since \(previous.version):\n" + added.joined(separator: "\n"))
+        }
+        if arguments.has("--yes") { return true }
+        guard Terminal.isTTY(0) && Terminal.isTTY(1) else {
+            cli.console.error("not installed: confirm these grants with --yes (install asks only on a terminal)")
+            return false
+        }
+        guard InstallGrants.confirm(cli.console, "Install it?") else {
+            cli.console.error("not installed")
+            return false
+        }
+        return true
+    }
 
     /// A copy of `id` on the search path outside the user's plugin directory,
     /// in words, if there is one.
