@@ -16,6 +16,9 @@
  *                     it again and again in render, never returning.
  *   BAD_UTF8_PROVIDER org.example.slow again, answering org.example.slow/1
  *                     at once with JSON whose string holds the bytes FF FE.
+ *   READ_CONFIG       org.example.checkout, the shipped Checkout's last segment:
+ *                     its text is "secret: VALUE" from its configuration,
+ *                     or "secret: absent".
  *   ASK_ONCE          org.example.asker, asking org.example.slow/1 once per
  *                     render; its text is "status N".
  */
@@ -40,6 +43,10 @@ WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.forger\", \"name\": \"Forg
 WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.slow\", \"name\": \"Slow\", \"version\": \"1.0.0\","
             "\"screens\": [{\"id\": \"main\", \"title\": \"Slow\", \"actions\": []}],"
             "\"contracts\": {\"provides\": [\"org.example.slow/1\"]}}")
+#elif defined(READ_CONFIG)
+WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.checkout\", \"name\": \"Not Checkout\", \"version\": \"1.0.0\","
+            "\"screens\": [{\"id\": \"main\", \"title\": \"Not Checkout\", \"actions\": []}],"
+            "\"services\": {\"required\": [\"widget-host.config/1\"]}}")
 #elif defined(ASK_FOREVER) || defined(ASK_ONCE)
 WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.asker\", \"name\": \"Asker\", \"version\": \"1.0.0\","
             "\"screens\": [{\"id\": \"main\", \"title\": \"Asker\", \"actions\": []}],"
@@ -117,6 +124,18 @@ static int32_t ignore(const wh_output *out, const char *data, uint64_t length) {
 }
 #endif
 
+#ifdef READ_CONFIG
+/* Keeps the first bytes of a value, as text safe inside a JSON string. */
+static int32_t keep_text(const wh_output *out, const char *data, uint64_t length) {
+    char *text = out->host_data;
+    size_t used = strlen(text);
+    for (uint64_t i = 0; i < length && used < 100; i++) {
+        if (data[i] != '"' && data[i] != '\\') text[used++] = data[i];
+    }
+    return 0;
+}
+#endif
+
 static int32_t render(wh_plugin *p, const char *screen, const char *params, const wh_output *out) {
     (void)p, (void)params;
     if (strcmp(screen, "main") != 0) return WH_UNKNOWN_SCREEN;
@@ -132,6 +151,14 @@ static int32_t render(wh_plugin *p, const char *screen, const char *params, cons
     wh_output discard = {NULL, ignore};
     int32_t status = wh_contract_ask(p->host, wh_use_contract(p->host, "org.example.slow/1"), &discard);
     snprintf(p->said, sizeof p->said, "status %d", (int)status);
+    return view(out, p->said, 0);
+#endif
+#ifdef READ_CONFIG
+    const wh_config_v1 *config = p->host->get_service(p->host, WH_SERVICE_CONFIG);
+    char value[128] = {0};
+    wh_output keep = {value, keep_text};
+    int32_t found = config ? config->get(p->host, "secret", &keep) : 0;
+    snprintf(p->said, sizeof p->said, "secret: %s", found == 1 ? value : "absent");
     return view(out, p->said, 0);
 #endif
 #ifdef OUTLIVE_HOST
