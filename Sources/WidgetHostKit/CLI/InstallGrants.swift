@@ -8,17 +8,14 @@ struct InstallGrants {
     let kinds: [(name: String, items: [String])]
 
     init(_ manifest: Manifest) {
-        let hosts = manifest.httpHosts.map { $0.map { $0 == "*" ? "* (any host)" : $0 } } ?? ["(not declared)"]
         kinds = [
             ("services", manifest.requiredServices + manifest.optionalServices.map { $0 + " (optional)" }),
-            ("http hosts", manifest.requiredServices.contains(where: { $0.hasPrefix("widget-host.http/") })
-                || manifest.optionalServices.contains(where: { $0.hasPrefix("widget-host.http/") }) ? hosts : []),
+            ("http hosts", manifest.httpHosts.map { $0 == HTTPAllowList.anyHost ? "\($0) (ANY HOST)" : $0 }),
             ("publishes", manifest.publishes),
             ("subscribes", manifest.subscribes),
             ("provides contracts", manifest.providedContracts),
             ("asks contracts", manifest.requiredContracts),
-            ("store", (manifest.requiredServices + manifest.optionalServices).contains { $0.hasPrefix("widget-host.store/") }
-                ? ["the shared store"] : []),
+            ("store groups", manifest.storeGroups.map { "\($0.group) (\($0.access.rawValue))" }),
         ]
     }
 

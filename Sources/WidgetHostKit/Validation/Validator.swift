@@ -134,15 +134,13 @@ struct ValidationRun {
 
     mutating func all(_ manifest: Manifest, loadOnly: Bool) {
         let instance = self.instance
-        check("load") {
+        let loaded = check("load") {
             try instance.load()
             return "handshake passed: entry, ABI \(manifest.abi), descriptor size, manifest match, services"
         }
-        guard !loadOnly else { return }
-        check("create") {
-            try instance.create()
-            return nil
-        }
+        // Nothing can be called in a plugin that did not load or create.
+        guard loaded, !loadOnly else { return }
+        guard check("create", { try instance.create(); return nil }) else { return }
         for screen in manifest.screens {
             check("render \(screen.id)") { try Self.render(instance, screen.id, offering: manifest) }
             for action in screen.actions {
@@ -196,16 +194,18 @@ struct ValidationRun {
     }
 
     /// Runs a check unless the plugin has stopped or the run is out of time,
-    /// and records its outcome with any detail.
-    private mutating func check(_ name: String, _ body: () throws -> String?) {
-        guard !stopped else { return }
+    /// and records its outcome with any detail; true if it passed.
+    @discardableResult
+    private mutating func check(_ name: String, _ body: () throws -> String?) -> Bool {
+        guard !stopped else { return false }
         guard Clock.now - started <= timeout else {
             stopped = true
             results.append(CheckResult(name: name, outcome: .fail, detail: "the plugin hung: the checks took over \(timeout.formatted1)s in all"))
-            return
+            return false
         }
         do {
             results.append(CheckResult(name: name, outcome: .pass, detail: try body()))
+            return true
         } catch let WidgetCallError.stopped(reason) {
             stopped = true
             let connection = instance.connection
@@ -215,6 +215,7 @@ struct ValidationRun {
         } catch {
             results.append(CheckResult(name: name, outcome: .fail, detail: "\(error)"))
         }
+        return false
     }
 }
 
