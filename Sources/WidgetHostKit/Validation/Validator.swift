@@ -109,7 +109,7 @@ public struct Validator {
         let base = Environment.current["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array((base + "/widget-host-validate-XXXXXX").utf8CString)
         guard mkdtemp(&template) != nil else { throw SystemError(code: errno) }
-        let made = String(cString: template)
+        let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         guard let real = realpath(made, nil) else { throw SystemError(code: errno) }
         defer { free(real) }
         return String(cString: real)
@@ -143,6 +143,7 @@ struct ValidationRun {
         guard check("create", { try instance.create(); return nil }) else { return }
         for screen in manifest.screens {
             check("render \(screen.id)") { try Self.render(instance, screen.id, offering: manifest) }
+            check("refresh \(screen.id)") { try Self.refresh(instance, screen.id, declared: manifest.refreshes) }
             for action in screen.actions {
                 check("action \(screen.id)/\(action)") {
                     _ = try Self.render(instance, screen.id)
@@ -191,6 +192,35 @@ struct ValidationRun {
             throw ValidationFailure(problem)
         }
         return "\(bytes.count) bytes of JSON"
+    }
+
+    /// The host's refresh must not count as a person's action: a widget
+    /// whose screen it changes must say it fetches (`"refreshes": true`).
+    /// A screen that changes between two plain renders (a clock) is not compared.
+    private static func refresh(_ instance: IsolatedInstance, _ screen: String, declared: Bool) throws -> String {
+        let before = try renderedBytes(instance, screen), again = try renderedBytes(instance, screen)
+        var status: WidgetCallError?
+        do { try instance.handle(action: WH_ACTION_REFRESH, value: screen) } catch let error as WidgetCallError {
+            if case .stopped = error { throw error }
+            status = error
+        }
+        if let status, status != .status(WH_UNKNOWN_ACTION.rawValue) { throw ValidationFailure("handle_action(\(WH_ACTION_REFRESH)): \(status)") }
+        let after = try renderedBytes(instance, screen)
+        if declared { return "declares \"refreshes\": true" }
+        guard before == again else { return "the screen changes by itself; not compared" }
+        guard after == again else {
+            throw ValidationFailure("\(WH_ACTION_REFRESH) changed what \(screen) shows, so it counts the host's refresh (the r key) as an action: "
+                + "a Swift widget fetches in refresh(screen:), never in handle(action:); a C widget returns WH_UNKNOWN_ACTION for "
+                + "WH_ACTION_REFRESH; a widget that does fetch then declares \"refreshes\": true in widget.json")
+        }
+        return status == nil ? "answered, screen unchanged" : "nothing to refresh"
+    }
+
+    private static func renderedBytes(_ instance: IsolatedInstance, _ screen: String) throws -> [UInt8] {
+        do { return try instance.render(screen: screen, params: "{}") } catch let error as WidgetCallError {
+            if case .stopped = error { throw error }
+            throw ValidationFailure("render: \(error)")
+        }
     }
 
     /// Runs a check unless the plugin has stopped or the run is out of time,
