@@ -227,6 +227,13 @@ static void build_program(uint32_t pid) {
     allow_only_own_pid(SYS_rt_tgsigqueueinfo, 0, pid);
     allow_only_own_pid(SYS_process_vm_readv, 0, pid);
     allow_only_own_pid(SYS_process_vm_writev, 0, pid);
+    /* The host's death must end the plugin (wh_shim_die_with_parent): the
+     * parent-death signal cannot be changed or cleared. */
+    JUMP(BPF_JEQ, SYS_prctl, 0, 4);
+    LOAD_ARG_LOW(0);
+    JUMP(BPF_JEQ, PR_SET_PDEATHSIG, 0, 1);
+    RETURN(SECCOMP_RET_ERRNO | EPERM);
+    RETURN(SECCOMP_RET_ALLOW);
     /* The handler must stay: SIGSYS is caught by it alone. */
     JUMP(BPF_JEQ, SYS_rt_sigaction, 0, 4);
     LOAD_ARG_LOW(0);

@@ -35,7 +35,7 @@ struct InstallCommandTests {
     @Test("a valid plugin is installed atomically with safe permissions and listed ok")
     func installs() throws {
         let home = try Home()
-        let run = try home.run(["install", try home.hello(version: "1.2.0")])
+        let run = try home.run(["install", try home.hello(version: "1.2.0"), "--yes"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("installed org.example.hello 1.2.0"))
         var info = stat()
@@ -52,7 +52,7 @@ struct InstallCommandTests {
         let home = try Home()
         let bogus = home.root + "/bogus.so"
         try TestSupport.write(Array("not a plugin".utf8), to: bogus)
-        let run = try home.run(["install", bogus])
+        let run = try home.run(["install", bogus, "--yes"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("does not pass 'widget-host validate'"), "\(run)")
         #expect(!FileManager.default.fileExists(atPath: home.plugins + "/bogus.so"))
@@ -63,21 +63,21 @@ struct InstallCommandTests {
     func versions() throws {
         let home = try Home()
         let older = try home.hello(version: "1.9.0"), newer = try home.hello(version: "1.10.0")
-        #expect(try home.run(["install", older]).status == 0)
-        #expect(try home.run(["install", newer]).status == 0)
+        #expect(try home.run(["install", older, "--yes"]).status == 0)
+        #expect(try home.run(["install", newer, "--yes"]).status == 0)
         #expect(try home.installedVersion() == "1.10.0")
-        let refused = try home.run(["install", older])
+        let refused = try home.run(["install", older, "--yes"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("1.10.0 is installed, newer than 1.9.0"), "\(refused)")
         #expect(try home.installedVersion() == "1.10.0", "the refused downgrade changed nothing")
-        #expect(try home.run(["install", older, "--force"]).status == 0)
+        #expect(try home.run(["install", older, "--force", "--yes"]).status == 0)
         #expect(try home.installedVersion() == "1.9.0")
     }
 
     @Test("uninstall removes the plugin and refuses an id that is not installed")
     func uninstalls() throws {
         let home = try Home()
-        #expect(try home.run(["install", try home.hello(version: "1.0.0")]).status == 0)
+        #expect(try home.run(["install", try home.hello(version: "1.0.0"), "--yes"]).status == 0)
         let removed = try home.run(["uninstall", "org.example.hello"])
         #expect(removed.status == 0, "\(removed)")
         #expect(!FileManager.default.fileExists(atPath: home.installed))

@@ -80,7 +80,7 @@ struct NewCommandTests {
             }
         }
         for plugin in [c + "/counter.so", swift + "/.build/debug/libClicker.so"] {
-            let installed = try home.run(["install", plugin])
+            let installed = try home.run(["install", plugin, "--yes"])
             #expect(installed.status == 0, "\(installed)")
         }
         let list = try home.run(["list", "--json"]).json()

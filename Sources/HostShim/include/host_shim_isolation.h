@@ -24,6 +24,20 @@ int wh_shim_close_from(int lowest);
  * leaves a limit alone. Returns 0, or -1 with errno. */
 int wh_shim_set_limits(uint64_t address_space_bytes, uint64_t cpu_seconds);
 
+/* The kernel kills this process (SIGKILL) when its parent ends, and at once
+ * if the parent is no longer `expected_parent` (it died before this call).
+ * The parent is the *thread* that forked us, so the host spawns from a
+ * thread that lives as long as it does (`Spawn`). Returns 0, or -1 with errno. */
+int wh_shim_die_with_parent(int expected_parent);
+
+/* The host's children, so that the signals that end the host end them too:
+ * their process groups get SIGKILL on SIGTERM, SIGHUP or SIGINT, and then
+ * the signal takes its earlier course (a signal ignored stays ignored, and
+ * is not watched). At most 1024 children are remembered; remembering more
+ * returns -1. */
+int wh_shim_children_add(int pid);
+void wh_shim_children_remove(int pid);
+
 /* ---- Reports from the child ----
  *
  * The child writes one line per event to its report descriptor, each with a

@@ -2,52 +2,121 @@ import Glibc
 
 /// `widget-host install PATH` and `widget-host uninstall ID`: the user's
 /// plugin directory ($XDG_DATA_HOME/widget-host/plugins) as a person manages
-/// it. A plugin is installed only after `validate` passes in a child process,
-/// under the name `ID.so`, by writing a temporary file beside it and renaming
-/// it into place, so the directory never holds a torn plugin.
+/// it. A plugin is copied once into a private file (`StagedPlugin`), that
+/// copy is validated in a child process and inspected, and only then renamed
+/// into place as `ID.so`: the directory never holds a torn plugin, and what
+/// is installed is what was checked. Install refuses a directory discovery
+/// would refuse, and an id another plugin on the search path provides.
 enum InstallCommand {
     static let install = Command(
         name: "install",
         summary: "validate a plugin, then copy it into your plugin directory",
         operands: [Operand(name: "PATH", help: "the plugin file, as built", completion: .file)],
-        options: [.flag("--force", "replace an installed plugin even if it is newer (a downgrade)"), .allowInsecure],
+        options: [.flag("--force", "install even over a newer copy (a downgrade), or an id another plugin on the search path provides"),
+                  .flag("--yes", "install without asking to confirm the grants (needed without a terminal)"), .allowInsecure],
         run: { cli, arguments in
             guard let path = arguments.positionals.first else { throw UsageError("install needs the path of a plugin file") }
             let discovery = cli.discovery(arguments)
+            let directory = pluginDirectory(cli.environment)
+            do { try FileSystem.makeDirectories(directory, mode: 0o755) } catch { throw InstallError("cannot create \(directory): \(error)") }
+            // Discovery would refuse every plugin in an unsafe directory: refuse to write there at all.
+            var safety = FileSafety()
+            if let unsafe = safety.problem(withDirectory: directory) {
+                cli.console.error("not installed: \(unsafe.problem), so plugins there would never load"
+                    + (unsafe.fix.map { "; fix it with: \($0)" } ?? ""))
+                return 1
+            }
+            let staged = try StagedPlugin(copying: path, into: directory)
+            defer { staged.discard() }
             let results = Validator(executable: cli.executable, timeout: ValidateCommand.defaultTimeout, discovery: discovery)
-                .validate(path: path)
+                .validate(path: staged.path)
             let failures = results.filter { $0.outcome == .fail }
-            guard failures.isEmpty, let manifest = discovery.inspect(path: path).manifest else {
+            guard failures.isEmpty, let manifest = discovery.inspect(path: staged.path).manifest else {
                 for failure in failures { cli.console.error("FAIL  \(failure.name)" + (failure.detail.map { ": \($0)" } ?? "")) }
                 cli.console.error("not installed: \(path) does not pass 'widget-host validate'")
                 return 1
             }
-            let directory = pluginDirectory(cli.environment)
+            let force = arguments.has("--force")
+            if let other = otherProvider(of: manifest.id, outside: directory, cli, discovery), !force {
+                cli.console.error("not installed: \(manifest.id) is already provided by \(other); the two would shadow one another "
+                    + "(same id, same settings and data). Use --force to install it anyway")
+                return 1
+            }
             let installed = installedCopies(of: manifest.id.value, in: directory, discovery)
-            if let newer = installed.first(where: { compareVersions($0.version, manifest.version) > 0 }), !arguments.has("--force") {
+            if let newer = installed.first(where: { compareVersions($0.version, manifest.version) > 0 }), !force {
                 cli.console.error("\(manifest.id) \(newer.version) is installed, newer than \(manifest.version); "
                     + "use --force to downgrade")
                 return 1
             }
+            guard confirmGrants(manifest, replacing: installed.first?.path, cli, arguments, discovery) else { return 1 }
             let target = directory + "/" + manifest.id.value + ".so"
-            try copyAtomically(from: path, to: target)
+            try staged.install(as: target)
             for old in installed where old.path != target { unlink(old.path) }
             cli.console.line("installed \(manifest.id) \(manifest.version) as \(target)")
             return 0
         }
     )
 
+    /// Shows what the plugin is granted (and, over an installed copy, what
+    /// is new) and has it confirmed: on a terminal by asking, else by
+    /// `--yes`. Without either nothing is installed: a script must say yes.
+    static func confirmGrants(_ manifest: Manifest, replacing old: String?, _ cli: WidgetHostCLI, _ arguments: Arguments,
+                              _ discovery: Discovery) -> Bool {
+        let grants = InstallGrants(manifest)
+        cli.console.line("\(manifest.name) (\(manifest.id) \(manifest.version)) is granted:")
+        grants.lines.forEach { cli.console.line($0) }
+        if let old, let previous = discovery.inspect(path: old).manifest {
+            let added = grants.added(since: InstallGrants(previous))
+            cli.console.line(added.isEmpty ? "nothing more than \(previous.version) had"
+                : "new since \(previous.version):\n" + added.joined(separator: "\n"))
+        }
+        if arguments.has("--yes") { return true }
+        guard Terminal.isTTY(0) && Terminal.isTTY(1) else {
+            cli.console.error("not installed: confirm these grants with --yes (install asks only on a terminal)")
+            return false
+        }
+        guard InstallGrants.confirm(cli.console, "Install it?") else {
+            cli.console.error("not installed")
+            return false
+        }
+        return true
+    }
+
+    /// A copy of `id` on the search path outside the user's plugin directory,
+    /// in words, if there is one.
+    static func otherProvider(of id: PluginID, outside directory: String, _ cli: WidgetHostCLI, _ discovery: Discovery) -> String? {
+        let own = canonical(directory)
+        let report = discovery.scan(cli.searchPath(Arguments()))
+        guard let other = report.plugins.first(where: { $0.manifest?.id == id && canonical(FileSystem.directory(of: $0.path)) != own }),
+              let manifest = other.manifest else { return nil }
+        return "\(manifest.name) \(manifest.version) at \(other.path)"
+    }
+
+    private static func canonical(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
     static let uninstall = Command(
         name: "uninstall",
         summary: "remove an installed plugin from your plugin directory",
-        operands: [Operand(name: "ID", help: "the plugin's id, as `list` shows it", completion: .plugin)],
+        operands: [Operand(name: "ID|NAME", help: "the plugin: its id, the last part of one (counter), or its display name",
+                           completion: .plugin)],
         options: [],
         run: { cli, arguments in
-            guard let id = arguments.positionals.first else { throw UsageError("uninstall needs a plugin id") }
+            guard let name = arguments.positionals.first else { throw UsageError("uninstall needs a plugin id or name") }
             let directory = pluginDirectory(cli.environment)
-            let installed = installedCopies(of: id, in: directory, cli.discovery(arguments))
+            let discovery = cli.discovery(arguments)
+            // The name resolved as every other command resolves it; an id not on the search path is taken as given.
+            var id = name
+            if case let .found(candidate) = PluginLookup.find(name, in: discovery.scan(cli.searchPath(arguments)).plugins),
+               let manifest = candidate.manifest {
+                id = manifest.id.value
+            }
+            let installed = installedCopies(of: id, in: directory, discovery)
             guard !installed.isEmpty else {
-                cli.console.error("no plugin '\(id)' is installed in \(directory)")
+                cli.console.error("no plugin '\(name)' is installed in \(directory)")
                 return 1
             }
             for copy in installed {
@@ -90,25 +159,5 @@ enum InstallCommand {
             }
         }
         return 0
-    }
-
-    /// Writes a temporary file in the target's directory, mode 0644, synced,
-    /// then renames it over the target: readers see the old file or the new.
-    static func copyAtomically(from source: String, to target: String) throws {
-        let directory = FileSystem.directory(of: target)
-        do { try FileSystem.makeDirectories(directory, mode: 0o755) } catch { throw InstallError("cannot create \(directory): \(error)") }
-        let bytes: [UInt8]
-        do { bytes = try FileSystem.contents(of: source) } catch { throw InstallError("cannot read \(source): \(error)") }
-        var template = Array("\(directory)/.install.XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw InstallError("cannot write in \(directory): \(SystemError(code: errno))") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let finished = FileSystem.writeAll(bytes, to: descriptor) && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
-        close(descriptor)
-        guard finished, rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw InstallError("cannot install \(target): \(reason)")
-        }
     }
 }

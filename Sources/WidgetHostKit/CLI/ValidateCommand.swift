@@ -50,27 +50,4 @@ enum ValidateCommand {
         }
         return seconds
     }
-
-    /// The child's half: `widget-host __validate-child PATH --data DIR --memory-mib N --cpu-seconds N
-    /// [--allow-insecure] [--allow-weak-sandbox] [--load-only]`. It enters the cage of an isolated
-    /// plugin before the plugin is loaded; its reports go to standard output with the checks.
-    static func runChild(_ cli: WidgetHostCLI, _ words: [String]) -> Int32 {
-        let spec = ArgumentSpec(flags: ["--allow-insecure", "--allow-weak-sandbox", "--load-only"],
-                                options: ["--data", "--memory-mib", "--cpu-seconds"], maxPositionals: 1)
-        guard let arguments = try? spec.parse(words), let given = arguments.positionals.first,
-              let data = arguments.value("--data"), data.hasPrefix("/") else { return 2 }
-        let report: @Sendable (JSONValue) -> Void = { event in cli.console.line(event.serialized) }
-        let path = ChildCage.absolute(given)
-        guard let cage = ChildCage.enter(data: data, plugin: path, memoryMiB: UInt64(arguments.value("--memory-mib") ?? "") ?? 0,
-                                         cpuSeconds: UInt64(arguments.value("--cpu-seconds") ?? "") ?? 0, report: 1) else { return 3 }
-        guard cage.complete || arguments.has("--allow-weak-sandbox") else {
-            report(["event": "fail", "check": "load", "detail": .string(cage.refusal)])
-            return 0
-        }
-        let runtime = HostRuntime(storeDirectory: data + "/store", log: HostLog(environment: cli.environment),
-                                  http: HTTPClient(offline: "validate runs plugins without a network"))
-        let child = ValidationChild(runtime: runtime, report: report)
-        child.run(path: path, discovery: cli.discovery(arguments), loadOnly: arguments.has("--load-only"))
-        return 0
-    }
 }

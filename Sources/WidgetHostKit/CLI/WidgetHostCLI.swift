@@ -36,6 +36,8 @@ public struct WidgetHostCLI: Sendable {
         let explicit = arguments.value("--config")
         var config = try HostConfig.load(path: explicit ?? HostConfig.defaultPath(environment), required: explicit != nil)
         for assignment in arguments.values("--set") { try config.set(assignment) }
+        // A short name addresses a plugin only while it names that one plugin on the search path.
+        config.addressShortNames(among: discovery(arguments).scan(searchPath(arguments)).plugins.compactMap(\.manifest))
         return config
     }
 
@@ -93,7 +95,7 @@ public struct WidgetHostCLI: Sendable {
     public func run(_ arguments: [String]) -> Int32 {
         // Plugin code may run in this process from here on (the children
         // below report their plugin's end to their host instead).
-        if ![Validator.childCommand, PluginHostChild.command].contains(arguments.first ?? "") { PluginCall.guardProcess() }
+        if arguments.first != PluginHostChild.command { PluginCall.guardProcess() }
         guard let first = arguments.first else {
             return runHome()
         }
@@ -103,8 +105,6 @@ public struct WidgetHostCLI: Sendable {
         case "-V", "--version":
             console.line("widget-host \(Self.version) (plugin ABI \(ABIVersion.host))")
             return 0
-        case Validator.childCommand:
-            return ValidateCommand.runChild(self, Array(arguments.dropFirst()))
         case CompletionScripts.pluginNamesCommand:
             return printPluginNames()
         case PluginHostChild.command:
@@ -179,6 +179,10 @@ public struct WidgetHostCLI: Sendable {
             warnings += pluginSections.map(\.0).filter { !names.contains($0) }.map {
                 "the configuration has a section for '\($0)', which is no plugin found\(hint($0, names))"
             }
+        }
+        for (name, ids) in config.ambiguousShortNames.sorted(by: { $0.key < $1.key }) {
+            warnings.append("the configuration's '\(name)' applies to no plugin: it could be \(ids.joined(separator: " or ")); "
+                + "use the full id as the section's name or in --set")
         }
         var seen: Set<String> = []
         warnings += config.overriddenPlugins.filter { !names.contains($0) && seen.insert($0).inserted }.map {

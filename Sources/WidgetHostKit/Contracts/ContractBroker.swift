@@ -70,7 +70,11 @@ public final class ContractBroker: Sendable {
         defer { state.withLock { state in for id in entered { state.involved.remove(id) } } }
         switch providers.answer(contract, from: provider) {
         case let .success(bytes):
-            if let problem = JSONValidator.problem(in: String(decoding: bytes, as: UTF8.self)) {
+            // The bytes are judged, not a repaired copy: what is delivered is the bytes.
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return .failure(AskError(status: WH_CONTRACT_FAILED, reason: "\(provider) answered with bytes that are not UTF-8"))
+            }
+            if let problem = JSONValidator.problem(in: text) {
                 return .failure(AskError(status: WH_CONTRACT_FAILED, reason: "\(provider) answered with something other than JSON: \(problem)"))
             }
             return .success(bytes)

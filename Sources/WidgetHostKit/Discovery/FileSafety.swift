@@ -40,6 +40,29 @@ struct FileSafety {
         return checkChain(directory)
     }
 
+    /// Why discovery would refuse what `directory` holds (it, or one above
+    /// it, unsafe), with the command that fixes it where a mode is the
+    /// fault; nil if it is safe. `install` asks before it writes there.
+    mutating func problem(withDirectory directory: String) -> (problem: String, fix: String?)? {
+        guard let real = realpath(directory, nil) else { return ("cannot resolve \(directory): \(String(cString: strerror(errno)))", nil) }
+        let canonical = String(cString: real)
+        free(real)
+        for path in [canonical] + Self.ancestors(of: canonical) {
+            guard let problem = checkDirectory(path) else { continue }
+            var status = stat()
+            guard stat(path, &status) == 0 else { return (problem, nil) }
+            // Quoted for a shell unless every byte is one a shell leaves alone.
+            let plain = path.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "/._-+@%:,=".utf8.contains(byte)
+            }
+            let quoted = plain ? path : "'" + path.replacing("'", with: "'\\''") + "'"
+            let fix = status.st_uid != user && status.st_uid != 0 ? nil
+                : status.st_mode & S_IWOTH != 0 ? "chmod o-w \(quoted)" : "chmod g-w \(quoted)"
+            return (problem, fix)
+        }
+        return nil
+    }
+
     /// A canonical directory and all above it, judged once per directory.
     private mutating func checkChain(_ directory: String) -> String? {
         if let known = chains.last(where: { $0.directory == directory }) { return known.verdict }

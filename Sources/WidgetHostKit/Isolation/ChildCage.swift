@@ -2,8 +2,8 @@ import Glibc
 import HostShim
 
 /// The cage every process that runs plugin code enters before the plugin
-/// is loaded: an isolated plugin's (`PluginHostChild`) and the checks of
-/// `validate` and `info` (`ValidateCommand.runChild`). Rlimits, the working
+/// is loaded: an isolated plugin's (`PluginHostChild`), which is also where
+/// `validate` and `info` run their checks (`Validator`). Rlimits, the working
 /// directory moved to the one place the plugin may write, the crash
 /// reporter, then `wh_shim_sandbox_apply` (no_new_privs, Landlock,
 /// seccomp). Violations and crashes are written to `report` as lines that
@@ -53,6 +53,15 @@ struct ChildCage {
             "landlock_scoped": .bool(status.landlock_scoped != 0), "missing": .string(missing), "complete": .bool(complete),
         ]
         return ChildCage(status: json, missing: missing, complete: complete)
+    }
+
+    /// Asks the kernel to end this process when the host that started it
+    /// (`--host-pid`) ends, however it ends: before any plugin code runs, and
+    /// the sandbox refuses the plugin a prctl that would undo it. False if
+    /// the host's pid is missing or the kernel refused.
+    static func dieWithHost(_ hostPID: String?) -> Bool {
+        guard let pid = hostPID.flatMap({ Int32($0) }), pid > 0 else { return false }
+        return wh_shim_die_with_parent(pid) == 0
     }
 
     /// `path` made absolute against the working directory, which the cage

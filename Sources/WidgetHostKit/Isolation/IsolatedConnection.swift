@@ -43,6 +43,8 @@ final class IsolatedConnection: @unchecked Sendable {
         var hello: JSONValue?
         var stopReason: String?
         var exited = false
+        /// How the child ended, once it is reaped.
+        var termination: ChildProcess.Termination?
         /// Once the child is reaped its pid may be reused: never signal it again.
         var reaped = false
         /// The host ended the child itself: not a crash.
@@ -100,6 +102,10 @@ final class IsolatedConnection: @unchecked Sendable {
         let ownsSocket = takeSocket()
         defer { if ownsSocket { releaseSocket() } }
         var deadline = Clock.now + seconds
+        // Time the plugin spends waiting on the host (a contract ask) is
+        // given back, but only up to the call's ceiling: asking forever
+        // must not hold the host forever.
+        let ceiling = Clock.now + settings.ceiling(name)
         let frame = Frame(.call, id: id, fields: .object([("call", .string(name.rawValue))] + fields), body: body)
         switch socket.send(frame, deadline: deadline) {
         case .sent:
@@ -118,7 +124,9 @@ final class IsolatedConnection: @unchecked Sendable {
         while true {
             let remaining = deadline - Clock.now
             if remaining <= 0 || !awaitNews(for: remaining, readingSocket: ownsSocket) {
-                throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
+                throw .stopped(stop(deadline >= ceiling
+                    ? "timed out in \(name.rawValue) after \(settings.ceiling(name).formatted1)s, its ceiling with the time it waited on the host"
+                    : "timed out in \(name.rawValue) after \(seconds.formatted1)s"))
             }
             let handed = state.withLock { state in
                 defer { state.forCaller.removeAll() }
@@ -128,7 +136,7 @@ final class IsolatedConnection: @unchecked Sendable {
                 // The plugin waits on the host meanwhile: its time is not spent.
                 let started = Clock.now
                 for frame in handed { perform(frame) }
-                deadline += Clock.now - started
+                deadline = min(deadline + Clock.now - started, ceiling)
             }
             let outcome: Frame?? = state.withLock { state in
                 if let answer = state.answer, answer.id == id {
@@ -211,15 +219,30 @@ final class IsolatedConnection: @unchecked Sendable {
 
     /// Ends the plugin on the host's initiative: destroy, then the process.
     func close() {
+        try? destroy()
+    }
+
+    /// `close`, saying what destroy met (the validator checks it).
+    func destroy() throws(WidgetCallError) {
         // Closing first: the child exits as soon as it has answered destroy.
         let running = state.withLock { state in
             state.closing = true
             return !state.exited && state.stopReason == nil
         }
-        if running { _ = try? call(.destroy) }
-        state.withLock { state in
-            if !state.reaped { process.kill() }
+        defer {
+            state.withLock { state in
+                if !state.reaped { process.kill() }
+            }
         }
+        if running { _ = try call(.destroy) }
+    }
+
+    /// How the child ended and what its cage reported, once it is reaped
+    /// (waiting up to `seconds` for that); no termination if it is not yet.
+    func ending(within seconds: Double) -> (ChildProcess.Termination?, ChildReport) {
+        let until = Clock.now + seconds
+        while state.withLock({ $0.termination == nil }) && Clock.now < until { usleep(10_000) }
+        return state.withLock { ($0.termination, ChildReport(text: String(decoding: $0.report, as: UTF8.self))) }
     }
 
     deinit {
@@ -237,6 +260,7 @@ final class IsolatedConnection: @unchecked Sendable {
                     settings: settings)
             }
             state.exited = true
+            state.termination = termination
             return !state.closing
         }
         process.closePipes()

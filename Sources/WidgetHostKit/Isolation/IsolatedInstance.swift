@@ -20,10 +20,13 @@ public final class IsolatedInstance: WidgetInstance {
 
     /// Starts `candidate` in a new child: `executable __plugin-host`, then
     /// the load handshake and `create` there, within the create deadline.
-    /// `onStop` hears of every unexpected end, with its reason.
+    /// `onStop` hears of every unexpected end, with its reason. Unless
+    /// `creating`, the plugin is neither loaded nor created: `load()` and
+    /// `create()` follow (the validator's checks, one at a time).
     public init(
         candidate: PluginCandidate, runtime: HostRuntime, executable: String, settings: IsolationSettings,
-        dataDirectory: String, environment: [String: String], onStop: @escaping @Sendable (String) -> Void = { _ in }
+        dataDirectory: String, environment: [String: String], creating: Bool = true,
+        onStop: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         guard let manifest = candidate.manifest else { throw StartError(description: "\(candidate.path) has no manifest") }
         pluginID = manifest.id
@@ -39,15 +42,29 @@ public final class IsolatedInstance: WidgetInstance {
         }
         let context = PluginContext(manifest: manifest, runtime: runtime, maxEventsPerSecond: settings.maxEventsPerSecond)
         connection = IsolatedConnection(process: process, context: context, settings: settings, onStop: onStop)
-        let answer: Frame
-        do {
-            answer = try connection.call(.create, [("manifest", manifest.json)])
-        } catch {
+        manifestJSON = manifest.json
+        guard creating else { return }
+        do { try create() } catch {
             connection.close()
             throw error
         }
+    }
+
+    private let manifestJSON: JSONValue
+
+    /// The load handshake in the child, against the manifest the host read.
+    func load() throws {
+        try started(.load)
+    }
+
+    /// The load handshake if not yet made, then the plugin's `create`.
+    func create() throws {
+        try started(.create)
+    }
+
+    private func started(_ call: IsolationSettings.Call) throws {
+        let answer = try connection.call(call, [("manifest", manifestJSON)])
         if let failure = answer.fields["error"]?.string {
-            connection.close()
             if answer.fields["code"]?.string == "create" { throw WidgetCallError.createFailed }
             throw StartError(description: failure)
         }

@@ -12,12 +12,13 @@ public struct IsolationSettings: Sendable, Equatable {
 
     /// The calls into a plugin that have a deadline.
     public enum Call: String, Sendable, CaseIterable {
-        case create, render, query, action, event, destroy
+        /// `load` is the handshake alone (the validator's first check); `create` makes it too if need be.
+        case load, create, render, query, action, event, destroy
     }
 
     public var mode: Mode = .never
     /// Seconds each call may take before the plugin is killed.
-    public var deadlines: [Call: Double] = [.create: 10, .render: 5, .query: 5, .action: 5, .event: 5, .destroy: 2]
+    public var deadlines: [Call: Double] = [.load: 10, .create: 10, .render: 5, .query: 5, .action: 5, .event: 5, .destroy: 2]
     /// The child's address space (RLIMIT_AS), in MiB. The Swift runtime
     /// alone maps about 100 MiB, so the default of 1024 refuses any single
     /// allocation of 1 GiB.
@@ -39,6 +40,10 @@ public struct IsolationSettings: Sendable, Equatable {
     public init() {}
 
     public func deadline(_ call: Call) -> Double { deadlines[call] ?? 5 }
+
+    /// The most a call may take in all, time spent waiting on the host (a
+    /// contract ask of another plugin) included: twice its deadline.
+    public func ceiling(_ call: Call) -> Double { 2 * deadline(call) }
 
     /// The settings the configuration gives; a bad value is an error that
     /// names its key.

@@ -2,7 +2,7 @@ import Glibc
 import HostShim
 import PluginABI
 
-/// `widget-host __plugin-host --data DIR --memory-mib N --cpu-seconds N [--allow-weak-sandbox] PATH`:
+/// `widget-host __plugin-host --host-pid PID --data DIR --memory-mib N --cpu-seconds N [--allow-weak-sandbox] PATH`:
 /// the process an isolated plugin runs in.
 ///
 /// Before any plugin code can run it keeps only the descriptors it was
@@ -14,9 +14,10 @@ public enum PluginHostChild {
     public static let command = PluginProcess.command
 
     public static func run(_ words: [String]) -> Int32 {
-        let spec = ArgumentSpec(flags: ["--allow-weak-sandbox"], options: ["--data", "--memory-mib", "--cpu-seconds"], maxPositionals: 1)
+        let spec = ArgumentSpec(flags: ["--allow-weak-sandbox"], options: ["--host-pid", "--data", "--memory-mib", "--cpu-seconds"],
+                                maxPositionals: 1)
         guard let arguments = try? spec.parse(words), let given = arguments.positionals.first,
-              let data = arguments.value("--data"), data.hasPrefix("/") else {
+              let data = arguments.value("--data"), data.hasPrefix("/"), ChildCage.dieWithHost(arguments.value("--host-pid")) else {
             FileDescriptor.standardError.write("widget-host: \(command) is started by the host, not by hand\n")
             return 2
         }
@@ -59,6 +60,8 @@ public enum PluginHostChild {
                 let call = link.nextCall()
                 let fields = call.fields
                 switch fields["call"]?.string {
+                case "load":
+                    link.answer(call, load(fields["manifest"]) ?? ["status": .int(WH_OK.rawValue)])
                 case "create":
                     link.answer(call, create(fields["manifest"]))
                 case "render":
@@ -101,10 +104,10 @@ public enum PluginHostChild {
 
         private var failed: JSONValue { ["status": .int(WH_FAILED.rawValue)] }
 
-        /// The load handshake against the manifest the host read, then the
-        /// plugin's `create` with the forwarding `wh_host`.
-        private mutating func create(_ manifestJSON: JSONValue?) -> JSONValue {
-            guard plugin == nil else { return ["error": "the plugin is already created", "code": "create"] }
+        /// The load handshake against the manifest the host read, once;
+        /// nil when the plugin is loaded, else the error to answer.
+        private mutating func load(_ manifestJSON: JSONValue?) -> JSONValue? {
+            guard plugin == nil else { return nil }
             if let refusal { return ["error": .string(refusal), "code": "load"] }
             let manifest: Manifest
             do { manifest = try Manifest(json: manifestJSON ?? .null) } catch {
@@ -115,6 +118,14 @@ public enum PluginHostChild {
             } catch {
                 return ["error": .string(error.description), "code": "load"]
             }
+            return nil
+        }
+
+        /// The load handshake if `load` has not made it, then the plugin's
+        /// `create` with the forwarding `wh_host`.
+        private mutating func create(_ manifestJSON: JSONValue?) -> JSONValue {
+            guard handle == nil else { return ["error": "the plugin is already created", "code": "create"] }
+            if let failure = load(manifestJSON) { return failure }
             guard let created = plugin!.descriptor.create!(ChildServices.host) else {
                 return ["error": .string(WidgetCallError.createFailed.description), "code": "create"]
             }

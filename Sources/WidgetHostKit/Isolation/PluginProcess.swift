@@ -2,8 +2,9 @@ import Glibc
 import HostShim
 
 /// The process an isolated plugin runs in: this same executable, re-run as
-/// `widget-host __plugin-host PATH ...`, in its own process group so that a
-/// kill reaches everything in it.
+/// `widget-host __plugin-host --host-pid PID ... PATH`, in its own process
+/// group so that a kill reaches everything in it; it asks the kernel to end
+/// it when the host ends (`ChildCage.dieWithHost`), whatever the plugin does.
 ///
 /// Its descriptors: 0 is /dev/null; 1 and 2 go to a pipe the host reads
 /// (what the plugin prints is logged, and a Swift "Fatal error" line
@@ -42,7 +43,8 @@ final class PluginProcess: @unchecked Sendable {
         }
         let childSocket = try high(sockets[1]), childReport = try high(reportPipe[1]), childOutput = try high(outputPipe[1])
 
-        pid = try Spawn.child(executable, arguments: [executable, Self.command] + arguments, environment: environment, descriptors: [
+        let words = [executable, Self.command, "--host-pid", String(getpid())] + arguments
+        pid = try Spawn.child(executable, arguments: words, environment: environment, descriptors: [
             (childOutput, 1), (childOutput, 2), (childSocket, Self.socketDescriptor), (childReport, Self.reportDescriptor),
         ])
         socket = sockets[0]
@@ -63,6 +65,7 @@ final class PluginProcess: @unchecked Sendable {
     func reap() -> ChildProcess.Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        Spawn.forget(pid)
         return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
     }
 

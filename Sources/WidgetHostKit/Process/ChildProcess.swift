@@ -74,6 +74,7 @@ public struct ChildProcess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // A deadline also ends stragglers that kept our pipes open.
         kill(-pid, SIGKILL)
+        Spawn.forget(pid)
 
         let termination: Termination
         if timedOut {

@@ -8,9 +8,21 @@ import Glibc
 /// A section may be keyed by a plugin's full id or by its last segment; when
 /// both exist their keys merge and the full id's win. `--set PLUGIN.KEY=VALUE`
 /// overrides one key (VALUE is JSON if it parses as JSON, else a string).
+///
+/// A last segment addresses a plugin only while it names that one plugin on
+/// the search path (`addressShortNames`, with the resolver `launch` uses):
+/// otherwise `org.example.checkout` would read the section, API keys and all,
+/// meant for the shipped Checkout. A short name that names several plugins
+/// applies to none of them, and `shortNameWarnings` says so.
 public struct HostConfig: Sendable, Equatable {
     public private(set) var root: JSONValue
     private var overrides: [(plugin: String, key: String, value: JSONValue)] = []
+    /// Each short name and the one plugin it addresses; nil until the search
+    /// path is known (then every short name addresses its plugins, as a
+    /// configuration built by hand for one plugin expects).
+    private var shortNames: [String: PluginID]?
+    /// The short names used here that name several plugins, with their ids.
+    public private(set) var ambiguousShortNames: [String: [String]] = [:]
 
     public static let empty = HostConfig(root: .object([]))
 
@@ -22,7 +34,7 @@ public struct HostConfig: Sendable, Equatable {
     }
 
     public static func == (a: HostConfig, b: HostConfig) -> Bool {
-        a.root == b.root && a.overrides.count == b.overrides.count
+        a.root == b.root && a.shortNames == b.shortNames && a.overrides.count == b.overrides.count
             && zip(a.overrides, b.overrides).allSatisfy { $0.plugin == $1.plugin && $0.key == $1.key && $0.value == $1.value }
     }
 
@@ -74,6 +86,29 @@ public struct HostConfig: Sendable, Equatable {
         overrides.append((plugin, key, value))
     }
 
+    /// Lets each short name address only the one plugin among `manifests`
+    /// it names, as `launch` would resolve it; notes those that name several.
+    public mutating func addressShortNames(among manifests: [Manifest]) {
+        var owners: [String: PluginID] = [:]
+        var ambiguous: [String: [String]] = [:]
+        for manifest in manifests {
+            switch PluginNames.resolve(manifest.id.shortName, among: manifests) {
+            case let .found(id) where id == manifest.id: owners[manifest.id.shortName] = id
+            case let .ambiguous(ids): ambiguous[manifest.id.shortName] = ids
+            default: continue
+            }
+        }
+        shortNames = owners
+        var used = Set(overrides.map(\.plugin))
+        if case let .object(sections)? = root["plugins"] { used.formUnion(sections.map(\.0)) }
+        ambiguousShortNames = ambiguous.filter { used.contains($0.key) }
+    }
+
+    /// Whether `name` (a section's key or a `--set`'s PLUGIN) addresses `id`.
+    private func addresses(_ name: String, _ id: PluginID) -> Bool {
+        name == id.value || (name == id.shortName && (shortNames == nil || shortNames?[name] == id))
+    }
+
     /// The section a plugin sees: its own keys and nothing else.
     public func section(for id: PluginID) -> JSONValue {
         var members: [(String, JSONValue)] = []
@@ -83,9 +118,9 @@ public struct HostConfig: Sendable, Equatable {
                 if let index = members.firstIndex(where: { $0.0 == key }) { members[index].1 = value } else { members.append((key, value)) }
             }
         }
-        merge(root["plugins"]?[id.shortName])
+        if addresses(id.shortName, id) { merge(root["plugins"]?[id.shortName]) }
         merge(root["plugins"]?[id.value])
-        for override in overrides where override.plugin == id.shortName || override.plugin == id.value {
+        for override in overrides where addresses(override.plugin, id) {
             merge(.object([(override.key, override.value)]))
         }
         return .object(members)

@@ -12,10 +12,12 @@ public struct CheckResult: Equatable, Sendable {
 
 /// Our clap-validator: exercises a plugin's whole contract in a child
 /// process, so a plugin that crashes or hangs fails its check while the
-/// validator itself carries on and reports. The child runs the plugin in
-/// the cage of an isolated plugin (`ChildCage`), with a data directory
-/// made for the run and removed after it, and no network: what the sandbox
-/// stops is a failed check that names the call.
+/// validator itself carries on and reports. The child is an isolated
+/// plugin's (`PluginHostChild`: its cage, a data directory made for the run
+/// and removed after it, no network); this process drives it call by call
+/// over the host link and judges every answer itself. No report comes from
+/// the child: a plugin that prints passing lines, or writes frames of its
+/// own, can only answer the call in flight, and the answer is checked here.
 public struct Validator {
     public var executable: String
     public var timeout: Double
@@ -34,72 +36,50 @@ public struct Validator {
         self.discovery = discovery
     }
 
-    /// The hidden command the child runs.
-    public static let childCommand = "__validate-child"
-
-    /// What became of a plugin that never finished a check, in words.
-    static func fate(_ termination: ChildProcess.Termination, report: ChildReport = ChildReport(text: ""),
+    /// What became of a plugin that stopped during a check, in words: `reason`
+    /// is the isolated plugin's stop reason, `report` what its cage reported.
+    static func fate(_ reason: String, termination: ChildProcess.Termination?, report: ChildReport,
                      settings: IsolationSettings = IsolationSettings()) -> String {
         if let violation = report.violation { return "the sandbox stopped the plugin: it \(violation)" }
         if let crash = report.crash, crash.errno == ENOMEM {
             return "the plugin ran out of memory: an allocation failed against the \(settings.memoryMiB) MiB limit"
         }
+        if reason.hasPrefix("timed out") { return "the plugin hung: \(reason)" }
         return switch termination {
-        case .signaled: "the plugin crashed: \(termination)"
-        case .timedOut: "the plugin hung: \(termination)"
-        case let .exited(code): "the plugin ended the process with exit status \(code)"
+        case let .signaled(signal)?: "the plugin crashed: \(ChildProcess.Termination.signaled(signal))"
+        case let .exited(code)?: "the plugin ended the process with exit status \(code)"
+        case .timedOut?, nil: "the plugin was stopped: \(reason)"
         }
     }
 
     public func validate(path: String) -> [CheckResult] {
         let candidate = discovery.inspect(path: path)
-        if case let .rejected(reason) = candidate.status {
-            return [CheckResult(name: "inspect file", outcome: .fail, detail: reason)]
+        guard case .ok = candidate.status, let manifest = candidate.manifest else {
+            return [CheckResult(name: "inspect file", outcome: .fail, detail: candidate.status.reason ?? "no manifest")]
         }
-        var results = [CheckResult(name: "inspect file", outcome: .pass, detail: "manifest of \(candidate.manifest!.id)")]
-        results += manifestChecks(candidate.manifest!)
+        var results = [CheckResult(name: "inspect file", outcome: .pass, detail: "manifest of \(manifest.id)")]
+        results += manifestChecks(manifest)
         let data: String
         do { data = try Self.makeDataDirectory() } catch {
             return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot make a data directory: \(error)")]
         }
         defer { FileSystem.removeTree(data) }
-        var arguments = [executable, Self.childCommand, path, "--data", data, "--memory-mib", String(settings.memoryMiB),
-                         "--cpu-seconds", String(settings.cpuSeconds)]
-        if discovery.allowInsecure { arguments.append("--allow-insecure") }
-        if settings.allowWeakSandbox { arguments.append("--allow-weak-sandbox") }
-        if loadOnly { arguments.append("--load-only") }
-        let run: ChildProcess.Result
+        var settings = self.settings
+        // Every call may take the whole time; the run as a whole is held to it between checks.
+        for call in IsolationSettings.Call.allCases { settings.deadlines[call] = timeout }
+        let runtime = HostRuntime(storeDirectory: data + "/store", log: HostLog(threshold: .error, sink: { _ in }),
+                                  http: HTTPClient(offline: "validate runs plugins without a network"))
+        let instance: IsolatedInstance
         do {
-            run = try ChildProcess.run(arguments, timeout: timeout,
-                                       environment: PluginProcess.environment(from: Environment.current, dataDirectory: data))
+            instance = try IsolatedInstance(candidate: candidate, runtime: runtime, executable: executable, settings: settings,
+                                            dataDirectory: data, environment: Environment.current, creating: false)
         } catch {
             return results + [CheckResult(name: "start child", outcome: .fail, detail: "cannot run \(executable): \(error)")]
         }
-        var inFlight: String?
-        var reports: [Substring] = []
-        for line in String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n") {
-            // The cage's own lines: what the sandbox stopped, or a crash.
-            if line.hasPrefix("violation ") || line.hasPrefix("crash ") {
-                reports.append(line)
-                continue
-            }
-            guard let event = try? JSONParser.parse(String(line)), let check = event["check"]?.string else { continue }
-            switch event["event"]?.string {
-            case "begin": inFlight = check
-            case let outcome?:
-                inFlight = nil
-                results.append(CheckResult(name: check, outcome: CheckResult.Outcome(rawValue: outcome) ?? .fail,
-                                           detail: event["detail"]?.string))
-            case nil: continue
-            }
-        }
-        let report = ChildReport(text: reports.joined(separator: "\n"))
-        if let inFlight {
-            results.append(CheckResult(name: inFlight, outcome: .fail, detail: Self.fate(run.termination, report: report, settings: settings)))
-        } else if report.violation != nil || run.termination != .exited(0) {
-            let fate = report.violation != nil ? Self.fate(run.termination, report: report) : "the validator's child \(run.termination)"
-            results.append(CheckResult(name: "child process", outcome: .fail, detail: fate))
-        }
+        var run = ValidationRun(instance: instance, settings: settings, timeout: timeout)
+        run.all(manifest, loadOnly: loadOnly)
+        instance.connection.close()
+        results += run.results
         return results
     }
 
@@ -136,78 +116,75 @@ public struct Validator {
     }
 }
 
-/// The child's side: loads the plugin into this process and reports each
-/// check as a line of JSON, announcing it before it starts so the parent can
-/// name the check that was running if the plugin kills the process.
-public struct ValidationChild {
-    let report: (JSONValue) -> Void
-    let runtime: HostRuntime
+/// The checks, made from the host's side: each call's answer judged here.
+/// A plugin that stops fails the check it stopped in, and no check follows.
+struct ValidationRun {
+    let instance: IsolatedInstance
+    let settings: IsolationSettings
+    let timeout: Double
+    let started = Clock.now
+    var results: [CheckResult] = []
+    var stopped = false
 
-    public init(runtime: HostRuntime, report: @escaping (JSONValue) -> Void) {
-        self.runtime = runtime
-        self.report = report
+    init(instance: IsolatedInstance, settings: IsolationSettings, timeout: Double) {
+        self.instance = instance
+        self.settings = settings
+        self.timeout = timeout
     }
 
-    public func run(path: String, discovery: Discovery, loadOnly: Bool = false) {
-        let candidate = discovery.inspect(path: path)
-        guard let manifest = candidate.manifest, candidate.status == .ok else {
-            finish("load", .fail, candidate.status.reason ?? "no manifest")
-            return
-        }
-        var loaded: LoadedPlugin?
-        check("load") {
-            loaded = try Loader.load(path: path, manifest: manifest, serviceIDs: runtime.serviceIDs)
+    mutating func all(_ manifest: Manifest, loadOnly: Bool) {
+        let instance = self.instance
+        let loaded = check("load") {
+            try instance.load()
             return "handshake passed: entry, ABI \(manifest.abi), descriptor size, manifest match, services"
         }
-        guard let plugin = loaded, !loadOnly else { return }
-        var created: PluginInstance?
-        check("create") {
-            created = try PluginInstance(plugin: plugin, runtime: runtime)
-            return nil
-        }
-        guard let instance = created else { return }
+        // Nothing can be called in a plugin that did not load or create.
+        guard loaded, !loadOnly else { return }
+        guard check("create", { try instance.create(); return nil }) else { return }
         for screen in manifest.screens {
-            check("render \(screen.id)") { try render(instance, screen.id, offering: manifest) }
-            check("refresh \(screen.id)") { try refresh(instance, screen.id, declared: manifest.refreshes) }
+            check("render \(screen.id)") { try Self.render(instance, screen.id, offering: manifest) }
+            check("refresh \(screen.id)") { try Self.refresh(instance, screen.id, declared: manifest.refreshes) }
             for action in screen.actions {
                 check("action \(screen.id)/\(action)") {
-                    _ = try render(instance, screen.id)
+                    _ = try Self.render(instance, screen.id)
                     // An action that needs a value may refuse none: that is an answer, not a failure.
-                    let status = Self.status { () throws(PluginInstance.CallError) in try instance.handle(action: action, value: nil) }
-                    if let status, status != .status(WH_INVALID_VALUE.rawValue) {
-                        throw ValidationFailure("handle_action: \(status)")
+                    do { try instance.handle(action: action, value: nil) } catch let error as WidgetCallError {
+                        if case .stopped = error { throw error }
+                        if error != .status(WH_INVALID_VALUE.rawValue) { throw ValidationFailure("handle_action: \(error)") }
                     }
-                    return try render(instance, screen.id)
+                    return try Self.render(instance, screen.id)
                 }
             }
         }
         check("render an undeclared screen") {
-            let status = Self.status { () throws(PluginInstance.CallError) in
-                _ = try instance.render(screen: "widget-host-validate-no-such-screen")
+            do { _ = try instance.render(screen: "widget-host-validate-no-such-screen", params: "{}") } catch let error as WidgetCallError {
+                if error == .status(WH_UNKNOWN_SCREEN.rawValue) { return "refused with WH_UNKNOWN_SCREEN" }
+                if case .stopped = error { throw error }
+                throw ValidationFailure("expected WH_UNKNOWN_SCREEN, got \(error)")
             }
-            guard status == .status(WH_UNKNOWN_SCREEN.rawValue) else {
-                throw ValidationFailure("expected WH_UNKNOWN_SCREEN, got \(status.map { "\($0)" } ?? "a successful render")")
-            }
-            return "refused with WH_UNKNOWN_SCREEN"
+            throw ValidationFailure("expected WH_UNKNOWN_SCREEN, got a successful render")
         }
         for topic in manifest.subscribes {
             let sample = topic.split(separator: ".").map { $0 == "*" ? "validate" : String($0) }.joined(separator: ".")
             check("event \(sample)") {
-                instance.deliver(topic: sample, payload: "{}")
+                _ = try instance.connection.call(.event, [("topic", .string(sample)), ("payload", "{}")])
                 return nil
             }
         }
         check("destroy") {
-            created = nil
+            try instance.connection.destroy()
             return nil
         }
     }
 
     /// Renders `screen` and parses it as launch would; with `manifest`,
     /// fails a view that offers an action the host would refuse.
-    private func render(_ instance: PluginInstance, _ screen: String, offering manifest: Manifest? = nil) throws -> String {
+    private static func render(_ instance: IsolatedInstance, _ screen: String, offering manifest: Manifest? = nil) throws -> String {
         let bytes: [UInt8]
-        do { bytes = try instance.render(screen: screen) } catch { throw ValidationFailure("render: \(error)") }
+        do { bytes = try instance.render(screen: screen, params: "{}") } catch let error as WidgetCallError {
+            if case .stopped = error { throw error }
+            throw ValidationFailure("render: \(error)")
+        }
         // The host's own parser, so that validate fails what launch would refuse.
         let view: ViewScreen
         do { view = try ViewDescription.parse(bytes) } catch { throw ValidationFailure(error.description) }
@@ -220,9 +197,13 @@ public struct ValidationChild {
     /// The host's refresh must not count as a person's action: a widget
     /// whose screen it changes must say it fetches (`"refreshes": true`).
     /// A screen that changes between two plain renders (a clock) is not compared.
-    private func refresh(_ instance: PluginInstance, _ screen: String, declared: Bool) throws -> String {
+    private static func refresh(_ instance: IsolatedInstance, _ screen: String, declared: Bool) throws -> String {
         let before = try renderedBytes(instance, screen), again = try renderedBytes(instance, screen)
-        let status = Self.status { () throws(PluginInstance.CallError) in try instance.handle(action: WH_ACTION_REFRESH, value: screen) }
+        var status: WidgetCallError?
+        do { try instance.handle(action: WH_ACTION_REFRESH, value: screen) } catch let error as WidgetCallError {
+            if case .stopped = error { throw error }
+            status = error
+        }
         if let status, status != .status(WH_UNKNOWN_ACTION.rawValue) { throw ValidationFailure("handle_action(\(WH_ACTION_REFRESH)): \(status)") }
         let after = try renderedBytes(instance, screen)
         if declared { return "declares \"refreshes\": true" }
@@ -235,28 +216,36 @@ public struct ValidationChild {
         return status == nil ? "answered, screen unchanged" : "nothing to refresh"
     }
 
-    private func renderedBytes(_ instance: PluginInstance, _ screen: String) throws -> [UInt8] {
-        do { return try instance.render(screen: screen) } catch { throw ValidationFailure("render: \(error)") }
-    }
-
-    /// The error a call ended with, or nil if it succeeded.
-    private static func status(_ call: () throws(PluginInstance.CallError) -> Void) -> PluginInstance.CallError? {
-        do { try call() } catch { return error }
-        return nil
-    }
-
-    /// Announces a check, runs it, and reports its outcome with any detail.
-    private func check(_ name: String, _ body: () throws -> String?) {
-        report(["event": "begin", "check": .string(name)])
-        do {
-            finish(name, .pass, try body())
-        } catch {
-            finish(name, .fail, "\(error)")
+    private static func renderedBytes(_ instance: IsolatedInstance, _ screen: String) throws -> [UInt8] {
+        do { return try instance.render(screen: screen, params: "{}") } catch let error as WidgetCallError {
+            if case .stopped = error { throw error }
+            throw ValidationFailure("render: \(error)")
         }
     }
 
-    private func finish(_ name: String, _ outcome: CheckResult.Outcome, _ detail: String?) {
-        report(["event": .string(outcome.rawValue), "check": .string(name), "detail": .optional(detail)])
+    /// Runs a check unless the plugin has stopped or the run is out of time,
+    /// and records its outcome with any detail; true if it passed.
+    @discardableResult
+    private mutating func check(_ name: String, _ body: () throws -> String?) -> Bool {
+        guard !stopped else { return false }
+        guard Clock.now - started <= timeout else {
+            stopped = true
+            results.append(CheckResult(name: name, outcome: .fail, detail: "the plugin hung: the checks took over \(timeout.formatted1)s in all"))
+            return false
+        }
+        do {
+            results.append(CheckResult(name: name, outcome: .pass, detail: try body()))
+            return true
+        } catch let WidgetCallError.stopped(reason) {
+            stopped = true
+            let connection = instance.connection
+            let (termination, report) = connection.ending(within: 2)
+            results.append(CheckResult(name: name, outcome: .fail,
+                                       detail: Validator.fate(reason, termination: termination, report: report, settings: settings)))
+        } catch {
+            results.append(CheckResult(name: name, outcome: .fail, detail: "\(error)"))
+        }
+        return false
     }
 }
 

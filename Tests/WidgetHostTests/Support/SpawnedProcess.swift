@@ -127,8 +127,19 @@ struct SpawnedProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // A clean start, as from a shell: the test runner blocks signals a
+        // host must receive (a test kills it with SIGTERM).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw TestSupport.Failure("posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))") }
         return SpawnedProcess(pid: pid)
     }
