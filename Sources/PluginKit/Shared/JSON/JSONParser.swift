@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why a JSON text was refused, and where.
 public struct JSONError: Error, Equatable, CustomStringConvertible {
     public let message: String
@@ -8,6 +10,11 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes.
+///
+/// It reads through an unsafe buffer and validates UTF-8 with a hand-written
+/// check of the sequences Unicode allows (table 3-7): strings are the bulk of
+/// what the host parses (manifests, frames, bookings), and the generic
+/// `String(validating:)` over an array slice cost most of a parse.
 public struct JSONParser {
     public static let defaultMaxDepth = 64
     /// The deepest any caller may ask for: the parser recurses once per
@@ -16,10 +23,16 @@ public struct JSONParser {
     public static let maxDepthCap = 512
 
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
+        var text = text
+        // withUTF8 rethrows untyped errors: the result crosses it as a value.
+        return try text.withUTF8 { bytes in Result { () throws(JSONError) in try parse(bytes, maxDepth: maxDepth) } }.get()
     }
 
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { bytes throws(JSONError) in try parse(bytes, maxDepth: maxDepth) }
+    }
+
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
@@ -28,11 +41,15 @@ public struct JSONParser {
         return value
     }
 
-    private let bytes: [UInt8]
+    /// Objects with more members than this find duplicate keys through a set;
+    /// below it, comparing with each earlier key is cheaper than hashing.
+    private static let linearKeySearchLimit = 16
+
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
 
-    private init(bytes: [UInt8], maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = min(max(maxDepth, 0), Self.maxDepthCap)
     }
@@ -58,12 +75,13 @@ public struct JSONParser {
         var keys = Set<KeyBytes>()
         skipSpace()
         if peek(UInt8(ascii: "}")) { index += 1; return .object(members) }
+        members.reserveCapacity(8)   // growing from empty reallocates three times on the way to a typical object
         while true {
             skipSpace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
             let keyStart = index
             let key = try string()
-            guard keys.insert(KeyBytes(key)).inserted else {
+            if Self.isDuplicate(key, in: members, &keys) {
                 index = keyStart
                 throw error("duplicate key \"\(key)\"")
             }
@@ -78,12 +96,21 @@ public struct JSONParser {
         }
     }
 
+    /// Whether `key` is already among `members`: by comparing bytes while the
+    /// object is small, through `keys` (filled on first use) once it is large.
+    private static func isDuplicate(_ key: String, in members: [(String, JSONValue)], _ keys: inout Set<KeyBytes>) -> Bool {
+        if members.count < linearKeySearchLimit { return members.contains { JSONValue.sameBytes($0.0, key) } }
+        if keys.isEmpty { keys = Set(members.map { KeyBytes($0.0) }) }
+        return !keys.insert(KeyBytes(key)).inserted
+    }
+
     private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
         index += 1
         var items: [JSONValue] = []
         skipSpace()
         if peek(UInt8(ascii: "]")) { index += 1; return .array(items) }
+        items.reserveCapacity(8)
         while true {
             skipSpace()
             items.append(try value(depth: depth))
@@ -94,55 +121,71 @@ public struct JSONParser {
         }
     }
 
+    /// A string without escapes (most of them) is one validated run of the
+    /// input; the first backslash hands over to `escapedString`.
     private mutating func string() throws(JSONError) -> String {
         index += 1
         let start = index
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flush(_ parser: JSONParser, upTo end: Int) throws(JSONError) -> String.UnicodeScalarView {
-            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
-                var failing = parser
-                failing.index = JSONParser.firstInvalidUTF8(in: parser.bytes, from: runStart, to: end)
-                throw failing.error("invalid UTF-8 in a string")
-            }
-            return run.unicodeScalars
-        }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                // Most strings have no escapes: take the bytes whole.
-                if runStart == start, let whole = String(validating: bytes[runStart..<index], as: UTF8.self) {
-                    index += 1
-                    return whole
-                }
-                scalars.append(contentsOf: try flush(self, upTo: index))
-                index += 1
-                return String(scalars)
-            }
-            if byte < 0x20 { throw error("control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                scalars.append(contentsOf: try flush(self, upTo: index))
-                scalars.append(try escape())
-                runStart = index
+            if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                index += 1   // plain ASCII, the common case, without a call
                 continue
             }
-            index += 1
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
+            try skipCharacter(byte)
         }
         throw error("unterminated string")
     }
 
-    /// Where the first invalid UTF-8 sequence starts in bytes[start..<end].
-    private static func firstInvalidUTF8(in bytes: [UInt8], from start: Int, to end: Int) -> Int {
-        var iterator = bytes[start..<end].makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        var offset = start
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case let .valid(encoded): offset += encoded.count
-            case .error: return offset
-            case .emptyInput: return end
+    /// The rest of a string that holds escapes, decoded into a byte buffer.
+    private mutating func escapedString(from start: Int) throws(JSONError) -> String {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(index - start + 16)
+        decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: decoded, as: UTF8.self)
             }
+            if byte == UInt8(ascii: "\\") {
+                decoded.append(contentsOf: UTF8.encode(try escape())!)
+                continue
+            }
+            let characterStart = index
+            try skipCharacter(byte)
+            decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[characterStart..<index]))
         }
+        throw error("unterminated string")
+    }
+
+    /// Steps over one character of a string that starts with `byte`, refusing
+    /// control characters and any UTF-8 sequence Unicode does not allow
+    /// (overlong forms, surrogates, beyond U+10FFFF, truncated).
+    private mutating func skipCharacter(_ byte: UInt8) throws(JSONError) {
+        if byte < 0x20 { throw error("control character in a string") }
+        if byte < 0x80 { index += 1; return }
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF   // the allowed range of the second byte
+        switch byte {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1...0xF3: length = 4
+        default: throw error("invalid UTF-8 in a string")
+        }
+        guard index + length <= bytes.count else { throw error("unterminated string") }
+        guard (low...high).contains(bytes[index + 1]) else { throw error("invalid UTF-8 in a string") }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { throw error("invalid UTF-8 in a string") }
+        index += length
     }
 
     private mutating func escape() throws(JSONError) -> Unicode.Scalar {
@@ -205,7 +248,7 @@ public struct JSONParser {
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             guard digits() > 0 else { throw error("expected a digit in the exponent") }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     private mutating func digits() -> Int {
@@ -215,11 +258,11 @@ public struct JSONParser {
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONError) {
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else {
             throw error("unexpected character \(describe(bytes[index])), expected a value")
         }
-        index += expected.count
+        index += count
     }
 
     private mutating func skipSpace() {
@@ -274,5 +317,9 @@ private struct KeyBytes: Hashable {
     let key: String
     init(_ key: String) { self.key = key }
     static func == (a: KeyBytes, b: KeyBytes) -> Bool { JSONValue.sameBytes(a.key, b.key) }
-    func hash(into hasher: inout Hasher) { for byte in key.utf8 { hasher.combine(byte) } }
+    func hash(into hasher: inout Hasher) {
+        if key.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            for byte in key.utf8 { hasher.combine(byte) }
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A JSON document as a value.
 ///
 /// The host parses everything that crosses a trust boundary (manifests,
@@ -35,7 +37,14 @@ public enum JSONValue: Equatable, Sendable {
     /// equivalence as Swift's `==` does: "\u{E9}" and "e\u{301}" are
     /// different keys.
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        // Native strings (every parsed one) are contiguous: one memcmp.
+        let same = a.withContiguousStorageIfAvailable { a in
+            b.withContiguousStorageIfAvailable { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+        return (same ?? nil) ?? a.elementsEqual(b)
     }
 
     public var string: String? {
