@@ -22,6 +22,29 @@ enum Measure {
         return median(results)
     }
 
+    /// The ratio of paired samples (each `values[i]` taken right after
+    /// `floors[i]`, so both saw the same load): the median and the spread.
+    static func pairedRatio(_ values: [Double], _ floors: [Double]) -> (median: Double, low: Double, high: Double) {
+        let ratios = zip(values, floors).map { $0 / $1 }
+        return (median(ratios), ratios.min() ?? .nan, ratios.max() ?? .nan)
+    }
+
+    /// Nanoseconds per iteration of each body, `samples` times, taken in
+    /// turn (one sample of each, then the next round), so that a change of
+    /// load falls on every body alike: result[i][k] is body i's sample k.
+    static func interleaved(iterations: Int, samples: Int, _ bodies: [() -> Void]) -> [[Double]] {
+        bodies.forEach { $0() }   // warm up
+        var results = [[Double]](repeating: [], count: bodies.count)
+        for _ in 0..<samples {
+            for (index, body) in bodies.enumerated() {
+                let start = nanoseconds()
+                for _ in 0..<iterations { body() }
+                results[index].append(Double(nanoseconds() - start) / Double(iterations))
+            }
+        }
+        return results
+    }
+
     /// Median of `samples` runs of `body`, which returns its own nanoseconds.
     static func median(samples: Int, _ body: () throws -> Double) rethrows -> Double {
         var results: [Double] = []
@@ -47,8 +70,12 @@ struct Measurement {
     /// The goal as a ratio of value to baseline (value <= goal * baseline), if any.
     var goal: Double?
     var note: String?
+    /// For wall-clock rows: the median and range of the ratios of paired,
+    /// interleaved samples, which a loaded machine moves less than the
+    /// ratio of two medians.
+    var paired: (median: Double, low: Double, high: Double)?
 
-    var ratio: Double? { baseline.map { value / $0.value } }
+    var ratio: Double? { paired?.median ?? baseline.map { value / $0.value } }
     var met: Bool? { goal.flatMap { goal in ratio.map { $0 <= goal } } }
 }
 

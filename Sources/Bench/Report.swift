@@ -6,7 +6,8 @@ enum Report {
         var lines = ["| group | measurement | value (median) | compared with (median) | ratio | goal |", "| --- | --- | ---: | --- | ---: | --- |"]
         for row in rows {
             let baseline = row.baseline.map { "\($0.name): \($0.value.figure) \(row.unit)" } ?? ""
-            let ratio = row.ratio.map { $0.figure + "×" } ?? ""
+            var ratio = row.ratio.map { $0.figure + "×" } ?? ""
+            if let paired = row.paired { ratio += " (\(paired.low.figure)–\(paired.high.figure))" }
             var goal = row.goal.map { "≤ \($0.figure)× " + (row.met == true ? "met" : "**missed**") } ?? ""
             if let note = row.note { goal += (goal.isEmpty ? "" : "; ") + note }
             lines.append("| \(row.group) | \(row.name) | \(row.value.figure) \(row.unit) | \(baseline) | \(ratio) | \(goal) |")
@@ -21,6 +22,7 @@ enum Report {
                 "baseline": row.baseline.map { ["name": .string($0.name), "value": number($0.value)] } ?? .null,
                 "ratio": row.ratio.map(number) ?? .null, "goal": row.goal.map(number) ?? .null,
                 "met": row.met.map(JSONValue.bool) ?? .null, "note": .optional(row.note),
+                "spread": row.paired.map { [number($0.low), number($0.high)] } ?? .null,
             ]
         }).serialized
     }

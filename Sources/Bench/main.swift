@@ -21,7 +21,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
-    Usage: widget-host-bench [--quick] [--json] [--instructions]
+    Usage: widget-host-bench [--quick] [--json] [--instructions | --instructions-only] [--check FILE]
 
     Every figure is the median of repeated runs.
 
@@ -29,36 +29,67 @@ if arguments.contains("-h") || arguments.contains("--help") {
       --quick   tiny sizes and few repetitions: a smoke test, not a measurement
       --instructions  also count instructions per operation under callgrind
                 (needs valgrind and objcopy), beside the wall-clock medians
+      --instructions-only  only the instruction rows (no wall-clock suites)
       --json    print the rows as JSON
+      --check FILE  only the instruction rows, each compared with FILE (this
+                command's --json output, checked in); exits 1 when a row is
+                more than 10% above its figure or missing
       -h, --help  show this help
 
     Build it in release first: swift build -c release && .build/release/widget-host-bench
     """)
     exit(0)
 }
-if let unknown = arguments.first(where: { !["--quick", "--json", "--instructions"].contains($0) }) {
-    FileHandle.standardError.write(Data("widget-host-bench: unknown option \(unknown)\nTry 'widget-host-bench --help' for more.\n".utf8))
-    exit(2)
+let flags = ["--quick", "--json", "--instructions", "--instructions-only"]
+var checkFile: String?
+var index = 0
+while index < arguments.count {
+    let argument = arguments[index]
+    if argument == "--check", index + 1 < arguments.count {
+        checkFile = arguments[index + 1]
+        index += 2
+        continue
+    }
+    if !flags.contains(argument) {
+        let problem = argument == "--check" ? "--check needs a file" : "unknown option \(argument)"
+        FileHandle.standardError.write(Data("widget-host-bench: \(problem)\nTry 'widget-host-bench --help' for more.\n".utf8))
+        exit(2)
+    }
+    index += 1
 }
+let instructionsOnly = arguments.contains("--instructions-only") || checkFile != nil
 
 let effort = Effort(quick: arguments.contains("--quick"))
 do {
     let farm = try PluginFarm()
     defer { farm.remove() }
+    let expected = try checkFile.map(InstructionCheck.load)
     var rows: [Measurement] = []
-    rows += try discoveryBench(farm, effort)
-    rows += try loadBench(effort)
-    rows += try callBench(farm, effort)
-    rows += try busBench(effort)
-    rows += try mailboxBench(farm, effort)
-    rows += try registryBench(effort)
-    rows += try memoryBench()
-    rows += try startupBench(farm, effort)
-    rows += tripsBench(effort)
-    rows += try isolationBench(farm, effort)
-    rows += try dashboardBench(farm, effort)
-    if arguments.contains("--instructions") { rows += try Instructions.bench(farm, effort) }
-    print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
+    if !instructionsOnly {
+        rows += try discoveryBench(farm, effort)
+        rows += try loadBench(effort)
+        rows += try callBench(farm, effort)
+        rows += try busBench(effort)
+        rows += try mailboxBench(farm, effort)
+        rows += try registryBench(effort)
+        rows += try memoryBench()
+        rows += try startupBench(farm, effort)
+        rows += tripsBench(effort)
+        rows += try isolationBench(farm, effort)
+        rows += try dashboardBench(farm, effort)
+    }
+    if instructionsOnly || arguments.contains("--instructions") { rows += try Instructions.bench(farm, effort) }
+    if let expected {
+        let check = InstructionCheck.compare(rows, with: expected)
+        print(check.report)
+        if !check.passed {
+            print("widget-host-bench: instruction counts regressed more than \(Int(InstructionCheck.tolerance * 100))% (see above)")
+            farm.remove()
+            exit(1)
+        }
+    } else {
+        print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
+    }
 } catch {
     FileHandle.standardError.write(Data("widget-host-bench: \(error)\n".utf8))
     exit(1)

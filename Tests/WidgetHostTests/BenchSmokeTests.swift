@@ -34,4 +34,23 @@ struct BenchSmokeTests {
         #expect(run.termination == .exited(2))
         #expect(String(decoding: run.standardError, as: UTF8.self).contains("unknown option --fast"))
     }
+
+    @Test("--check without a file is a usage error; an unreadable or empty figures file fails before measuring")
+    func checkNeedsReadableFigures() throws {
+        let bench = TestSupport.productsDirectory + "/widget-host-bench"
+        let bare = try ChildProcess.run([bench, "--check"], timeout: 60)
+        #expect(bare.termination == .exited(2))
+        #expect(String(decoding: bare.standardError, as: UTF8.self).contains("--check needs a file"))
+
+        let missing = try ChildProcess.run([bench, "--check", "/nonexistent/figures.json"], timeout: 60)
+        #expect(missing.termination == .exited(1))
+        #expect(String(decoding: missing.standardError, as: UTF8.self).contains("cannot read the checked-in figures"))
+
+        let empty = NSTemporaryDirectory() + "bench-figures-\(getpid()).json"
+        try Data("[]".utf8).write(to: URL(fileURLWithPath: empty))
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let none = try ChildProcess.run([bench, "--check", empty], timeout: 60)
+        #expect(none.termination == .exited(1))
+        #expect(String(decoding: none.standardError, as: UTF8.self).contains("no rows with a name and a value"))
+    }
 }
