@@ -26,7 +26,8 @@ enum Instructions {
 
     /// Instructions per run of operation `name`.
     static func perOperation(_ name: String, binary: String, effort: Effort) throws -> Double {
-        let few = effort.quick ? 100 : 1_000, many = effort.quick ? 1_100 : 21_000
+        let divisor = InstructionOperations.fewerRuns[name] ?? 1
+        let few = (effort.quick ? 100 : 1_000) / divisor, many = (effort.quick ? 1_100 : 21_000) / divisor
         let low = try count([binary, childMode, name, String(few)]), high = try count([binary, childMode, name, String(many)])
         return (high - low) / Double(many - few)
     }
