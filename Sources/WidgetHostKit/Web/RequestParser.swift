@@ -23,14 +23,16 @@ public struct RequestParser: Sendable {
 
     public func parse(_ bytes: [UInt8]) -> Outcome {
         guard let lineEnd = find(crlf, in: bytes, from: 0) else {
-            return bytes.count > limits.requestLine ? .refused(status: 414, reason: "the request line is longer than \(limits.requestLine) bytes") : .incomplete
+            let tooLong = Outcome.refused(status: 414, reason: "the request line is longer than \(limits.requestLine) bytes")
+            return bytes.count > limits.requestLine ? tooLong : .incomplete
         }
         guard lineEnd <= limits.requestLine else { return .refused(status: 414, reason: "the request line is longer than \(limits.requestLine) bytes") }
         let headerStart = lineEnd + 2
         let blockEnd = headerStart + 2 <= bytes.count && bytes[headerStart] == 13 && bytes[headerStart + 1] == 10
             ? headerStart : find(crlf + crlf, in: bytes, from: lineEnd).map { $0 + 2 }
         guard let headerEnd = blockEnd else {
-            return bytes.count - headerStart > limits.headers ? .refused(status: 431, reason: "the headers are longer than \(limits.headers) bytes") : .incomplete
+            let tooLong = Outcome.refused(status: 431, reason: "the headers are longer than \(limits.headers) bytes")
+            return bytes.count - headerStart > limits.headers ? tooLong : .incomplete
         }
         guard headerEnd - headerStart <= limits.headers else { return .refused(status: 431, reason: "the headers are longer than \(limits.headers) bytes") }
         guard let line = String(validating: bytes[0..<lineEnd], as: UTF8.self) else { return .refused(status: 400, reason: "the request line is not UTF-8") }

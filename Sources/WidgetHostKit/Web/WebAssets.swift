@@ -1,7 +1,8 @@
 /// The page's one stylesheet and one script, served from our own origin
 /// (the Content-Security-Policy allows nothing else, and no inline script).
 enum WebAssets {
-    static let policy = "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    static let policy = "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; "
+        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     static let css = """
         :root { color-scheme: light dark; --bg: #f6f6f4; --card: #fff; --fg: #1b1b1b; --muted: #666; --pos: #1a7f37; --neg: #c62828; --warn: #9a6700;
