@@ -72,8 +72,8 @@ public struct WidgetHostCLI: Sendable {
         return makeRuntime(config: config, clock: HostClock(startingAt: start))
     }
 
-    static let commands: [Command] = [DashboardCommand.command, LaunchCommand.command, ListCommand.command, InfoCommand.command, ValidateCommand.command,
-                                      StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install,
+    static let commands: [Command] = [DashboardCommand.command, ServeCommand.command, LaunchCommand.command, ListCommand.command, InfoCommand.command,
+                                      ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install,
                                       InstallCommand.uninstall, NewCommand.command, HelpPages.command, completionCommand]
 
     static let completionCommand = Command(

@@ -1,0 +1,53 @@
+/// The page's one stylesheet and one script, served from our own origin
+/// (the Content-Security-Policy allows nothing else, and no inline script).
+enum WebAssets {
+    static let policy = "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; "
+        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+    static let css = """
+        :root { color-scheme: light dark; --bg: #f6f6f4; --card: #fff; --fg: #1b1b1b; --muted: #666; --pos: #1a7f37; --neg: #c62828; --warn: #9a6700;
+          --line: #ddd; --focus: #0b5fff; font: 16px/1.4 system-ui, sans-serif; }
+        @media (prefers-color-scheme: dark) { :root { --bg: #121212; --card: #1e1e1e; --fg: #eee; --muted: #aaa; --pos: #4cc26a; --neg: #ff6b6b;
+          --warn: #e3b341; --line: #333; --focus: #7aa7ff; } }
+        body { margin: 0; background: var(--bg); color: var(--fg); }
+        header, main { max-width: 70rem; margin: 0 auto; padding: 1rem; }
+        header h1 { font-size: 1.3rem; margin: 0; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 1rem; }
+        .card { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; padding: .8rem; overflow: hidden; }
+        .size-medium, .size-large { grid-column: span 2; } .size-large { grid-row: span 2; }
+        @media (max-width: 32rem) { .size-medium, .size-large { grid-column: auto; } }
+        .card h2 { font-size: 1rem; margin: 0 0 .5rem; } .stale, .notice { color: var(--warn); font-size: .85rem; }
+        .v > * + * { margin-top: .4rem; } .h { display: flex; gap: .6rem; flex-wrap: wrap; align-items: baseline; }
+        p { margin: 0; } .s-title { font-size: 1.4rem; font-weight: 600; } .s-headline { font-weight: 600; } .s-caption { font-size: .85rem; }
+        .s-monospaced { font-family: ui-monospace, monospace; } .s-emphasis { font-style: italic; }
+        .c-secondary { color: var(--muted); } .c-positive { color: var(--pos); } .c-negative { color: var(--neg); } .c-warning { color: var(--warn); }
+        .badge { border: 1px solid currentColor; border-radius: 1rem; padding: 0 .4rem; font-size: .8rem; }
+        ul { list-style: none; padding: 0; margin: 0; } li + li { border-top: 1px solid var(--line); }
+        button { font: inherit; padding: .3rem .7rem; } button.row { all: unset; display: block; width: 100%; padding: .3rem 0; cursor: pointer; }
+        a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+        .detail { color: var(--muted); } .image { font-style: italic; color: var(--muted); } .spacer { flex: 1; }
+        .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        """
+
+    /// Swaps in a card's new HTML when the server says its widget changed:
+    /// no polling, no reload; the live region tells screen readers.
+    static let javascript = """
+        "use strict";
+        (function () {
+          if (!window.EventSource) return;
+          var live = document.getElementById("live");
+          var source = new EventSource("/events");
+          source.addEventListener("card", function (event) {
+            var data = JSON.parse(event.data);
+            var card = document.getElementById(data.id);
+            if (!card) return;
+            var template = document.createElement("template");
+            template.innerHTML = data.html;
+            var fresh = template.content.firstElementChild;
+            if (!fresh) return;
+            card.replaceWith(fresh);
+            if (live) live.textContent = data.title + " updated";
+          });
+        })();
+        """
+}
