@@ -134,7 +134,7 @@ final class CryptoWidget: Widget {
     }
 
     private func views(_ now: Int64) -> CryptoViews {
-        CryptoViews(feeds: feeds, configuration: configuration, now: now)
+        CryptoViews(feeds: feeds, configuration: configuration, now: now, zone: host.timeZone(atMilliseconds: now))
     }
 
     /// Navigation is a bus event (`nav.push`) that the host's navigator routes.
