@@ -125,6 +125,9 @@ struct CryptoViews {
             if case .configuration = failure {
                 Text("Fix the widget's configuration and launch it again.").style(.caption)
             }
+        } else if let quote = state.lastGood, state.isStale {
+            Text(MoneyText.dollars(quote.price)).style(.headline).color(.secondary)
+            Text("Stale: last known price, updated \(TimeText.updated(quote.at, now: now, zone: zone))").style(.caption)
         } else if let quote = state.lastGood {
             Text(MoneyText.dollars(quote.price)).style(.headline).color(.positive)
             Text("Updated \(TimeText.updated(quote.at, now: now, zone: zone))").style(.caption)
