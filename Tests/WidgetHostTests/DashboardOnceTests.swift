@@ -22,7 +22,7 @@ struct DashboardOnceTests {
         #expect(checkout.filter { $0 == "$62.50" }.count == 4, "\(checkout)")
         #expect(checkout.contains("today") && checkout.contains("Order total: $250.00"), "\(checkout)")
         #expect(DashboardWorld.texts(cards["org.widgethost.crypto"]).contains("BTC $43,210.55"))
-        #expect(DashboardWorld.texts(cards["org.widgethost.ticker"]).contains { $0.hasPrefix("BTC 43210.55") })
+        #expect(DashboardWorld.texts(cards["org.widgethost.ticker"]).contains { $0.hasPrefix("BTC $43,210.55") }, "Ticker writes money as Crypto does")
         let trips = DashboardWorld.texts(cards["org.widgethost.trips"])
         #expect(trips.contains("Next: outbound flight IB3436 MAD → CDG") && trips.contains("in 22 h 05 min"), "\(trips)")
     }

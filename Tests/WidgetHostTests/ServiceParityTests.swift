@@ -12,7 +12,7 @@ private typealias Kit = IsolationTestKit
 struct ServiceParityTests {
     /// How abiwalk.c names each table's variable.
     private static let variables = [
-        WH_SERVICE_LOG: "log", WH_SERVICE_CLOCK: "clock", WH_SERVICE_CONFIG: "config", WH_SERVICE_STORE: "store",
+        WH_SERVICE_LOG: "log", WH_SERVICE_CLOCK: "clock", WH_SERVICE_CLOCK_2: "clock2", WH_SERVICE_CONFIG: "config", WH_SERVICE_STORE: "store",
         WH_SERVICE_HTTP: "http", WH_SERVICE_HTTP_2: "http2", WH_SERVICE_HTTP_3: "http3", WH_SERVICE_BUS: "bus", WH_SERVICE_NAVIGATOR: "nav",
         WH_SERVICE_CONTRACT: "contract",
     ]

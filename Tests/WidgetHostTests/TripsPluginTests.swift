@@ -199,8 +199,9 @@ struct TripsPluginTests {
         #expect(timeline.steps == ["Hotel Hôtel du Louvre, 4 nights (booking B-1042)",
                                    "Return flight IB3437 CDG → MAD (booking B-1042)", "No booking"], "\(timeline)")
         #expect(timeline.entries.map(\.isNow) == [true, false, false])
-        #expect(timeline.entries[0].texts.contains("until 2026-06-14T11:00:00+02:00"))
-        #expect(timeline.entries[1].texts.contains("until 2026-06-14T19:55:00+02:00"))
+        // When a step ends is shown in the user's zone (TZ=Europe/Paris), naming it.
+        #expect(timeline.entries[0].texts.contains("until Sun 14 Jun 2026 11:00 CEST"), "\(timeline)")
+        #expect(timeline.entries[1].texts.contains("until Sun 14 Jun 2026 19:55 CEST"), "\(timeline)")
 
         let before = try world.timeline(at: "2026-05-01T00:00:00Z")
         #expect(before.dates == ["2026-05-02T18:30:00+02:00", "2026-06-10T10:10:00+02:00", "2026-06-14T11:00:00+02:00",

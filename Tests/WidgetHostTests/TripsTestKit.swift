@@ -12,7 +12,8 @@ struct TripsWorld {
     init() throws { home = try TestSupport.makeTemporaryDirectory("trips") }
 
     var environment: [String: String] {
-        ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]
+        // A person in Paris: the timeline shows when each step ends in their zone.
+        ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "TZ": "Europe/Paris"]
     }
 
     var storeDirectory: String { home + "/data/widget-host/shared" }

@@ -1,6 +1,7 @@
-/// A day on the proleptic Gregorian calendar, in UTC. The schedule works in
-/// whole UTC days so that the dates, and the checksum made from them, do not
-/// depend on the time zone of the machine that shows the widget.
+/// A day on the proleptic Gregorian calendar. The schedule works in whole
+/// days; "today" is the user's own (their time zone, from the host's
+/// clock/2: 22:30 on 30 April in New York is 30 April), and the dates after
+/// it are plain calendar days.
 struct CalendarDate: Equatable, Sendable {
     static let millisecondsPerDay: Int64 = 86_400_000
 
@@ -15,6 +16,11 @@ struct CalendarDate: Equatable, Sendable {
         var days = milliseconds / Self.millisecondsPerDay
         if milliseconds % Self.millisecondsPerDay < 0 { days -= 1 }
         self.init(daysSinceEpoch: days)
+    }
+
+    /// The user's day now, nil without a clock; the UTC day on a host without clock/2.
+    static func today(_ host: Host) -> CalendarDate? {
+        host.localNow.map { CalendarDate(daysSinceEpoch: Int64($0.localDays)) }
     }
 
     init(daysSinceEpoch: Int64) {

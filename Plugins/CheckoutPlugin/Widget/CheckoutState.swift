@@ -24,19 +24,19 @@ enum CheckoutState: Sendable {
         }
     }
 
-    /// The state a fresh widget starts in, from its configuration, the host's
-    /// clock and (in token mode) the shared container.
-    static func start(configuration: JSONValue, nowMilliseconds: Int64?,
+    /// The state a fresh widget starts in, from its configuration, the
+    /// user's day by the host's clock (nil without a clock) and (in token
+    /// mode) the shared container.
+    static func start(configuration: JSONValue, today: CalendarDate?,
                       loadOrder: (String, CurrencyCode) -> Result<CheckoutOrder, CheckoutIssue>) -> CheckoutState {
         let settings: CheckoutSettings
         switch CheckoutConfiguration.read(configuration) {
         case let .success(read): settings = read
         case let .failure(rejection): return .unconfigured(rejection.issues)
         }
-        guard let nowMilliseconds else {
+        guard let today else {
             return .unavailable(settings, CheckoutIssue(.clockUnavailable, CheckoutText.clockUnavailable))
         }
-        let today = CalendarDate(milliseconds: nowMilliseconds)
         switch settings.mode {
         case let .tokenless(initialAmount):
             return .active(ActiveCheckout(settings: settings, order: nil, input: initialAmount, today: today))

@@ -23,7 +23,7 @@ final class CheckoutWidget: Widget {
         for key in CheckoutConfiguration.unknownKeys(configuration) {
             host.log(.warning, "ignoring unknown configuration key \"\(CheckoutText.clip(key))\"")
         }
-        state = CheckoutState.start(configuration: configuration, nowMilliseconds: host.nowMilliseconds) { token, currency in
+        state = CheckoutState.start(configuration: configuration, today: CalendarDate.today(host)) { token, currency in
             CheckoutOrder.load(token: token, currency: currency, from: host)
         }
         announced = state.status
@@ -62,14 +62,14 @@ final class CheckoutWidget: Widget {
             host.log(.warning, reason)
             throw .invalidValue(reason)
         }
-        guard let now = host.nowMilliseconds else {
+        guard let today = CalendarDate.today(host) else {
             let issue = CheckoutIssue(.clockUnavailable, CheckoutText.clockUnavailable)
             state = .unavailable(checkout.settings, issue)
             events.failure(issue)
             announce()
             return
         }
-        state = .active(checkout.updated(value, today: CalendarDate(milliseconds: now)))
+        state = .active(checkout.updated(value, today: today))
         announce()
     }
 

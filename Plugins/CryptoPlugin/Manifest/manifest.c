@@ -14,7 +14,10 @@
  * refreshes: the host's refresh (`r`) fetches the feeds of the screen shown.
  *
  * contracts.provides: other widgets may ask for the price it knows
- * (CryptoWidget.priceContract). */
+ * (CryptoWidget.priceContract).
+ *
+ * store: its own group "crypto", read-write, where it keeps its last good
+ * price and its time (SavedPrice), shown as stale after a restart. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.crypto\","
@@ -29,9 +32,10 @@ WH_MANIFEST("{"
         "{\"id\": \"exchange\", \"title\": \"Exchange\", \"actions\": [\"refresh\"]}"
     "],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\"],"
-                  " \"optional\": [\"widget-host.http/3\", \"widget-host.http/2\", \"widget-host.http/1\", \"widget-host.navigator/1\"]},"
+                  " \"optional\": [\"widget-host.clock/2\", \"widget-host.store/1\", \"widget-host.http/3\", \"widget-host.http/2\", \"widget-host.http/1\", \"widget-host.navigator/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": []},"
     "\"refreshes\": true,"
     "\"contracts\": {\"provides\": [\"org.widgethost.crypto.price/1\"]},"
+    "\"store\": {\"groups\": {\"crypto\": \"read-write\"}},"
     "\"http\": {\"hosts\": [\"api.coinbase.com\", \"api.kraken.com\", \"api.binance.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")

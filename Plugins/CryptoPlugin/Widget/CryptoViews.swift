@@ -7,6 +7,8 @@ struct CryptoViews {
     /// Nil when the configuration could not be read (every feed then says why).
     let configuration: CryptoConfiguration?
     let now: Int64
+    /// The user's time zone, which times are shown in.
+    let zone: ZonedTime.Zone
 
     static let exchangesLink = "widget://org.widgethost.crypto/exchanges"
 
@@ -116,16 +118,19 @@ struct CryptoViews {
             Badge(failure.code).color(.negative)
             Text(failure.reason)
             if let last = state.lastGood {
-                Text("Last good price \(MoneyText.dollars(last.price)), updated \(TimeText.updated(last.at, now: now))").style(.caption)
+                Text("Last good price \(MoneyText.dollars(last.price)), updated \(TimeText.updated(last.at, now: now, zone: zone))").style(.caption)
             } else {
                 Text("No price has been retrieved yet.").style(.caption)
             }
             if case .configuration = failure {
                 Text("Fix the widget's configuration and launch it again.").style(.caption)
             }
+        } else if let quote = state.lastGood, state.isStale {
+            Text(MoneyText.dollars(quote.price)).style(.headline).color(.secondary)
+            Text("Stale: last known price, updated \(TimeText.updated(quote.at, now: now, zone: zone))").style(.caption)
         } else if let quote = state.lastGood {
             Text(MoneyText.dollars(quote.price)).style(.headline).color(.positive)
-            Text("Updated \(TimeText.updated(quote.at, now: now))").style(.caption)
+            Text("Updated \(TimeText.updated(quote.at, now: now, zone: zone))").style(.caption)
         } else if state.fetching != .awaited {
             // Only before the first load (the loading indicator covers that).
             Text("No price yet.").color(.secondary)

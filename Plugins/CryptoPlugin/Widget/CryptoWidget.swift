@@ -20,11 +20,14 @@ final class CryptoWidget: Widget {
     private var feeds: [Feed: FeedState] = [:]
     /// The wake-up already asked of the clock, so each is asked once.
     private var wakeRequested: Int64?
+    /// The market price kept across restarts.
+    private let savedPrice: SavedPrice
 
     private static let allExchanges = Exchange.allCases.map(Feed.exchange)
 
     init(host: Host) {
         self.host = host
+        savedPrice = SavedPrice(host: host)
         let section = host.configuration
         for key in CryptoConfiguration.unknownKeys(in: section) {
             host.log(.warning, "ignoring unknown configuration key \"\(key)\"; the keys are \(CryptoConfiguration.knownKeys.joined(separator: ", "))")
@@ -33,6 +36,7 @@ final class CryptoWidget: Widget {
         case let .success(configuration):
             self.configuration = configuration
             fetcher = PriceFetcher(source: PriceSources.resolve(host, configuration), host: host)
+            if let quote = savedPrice.load() { feeds[.market, default: FeedState()].restore(quote) }
         case let .failure(error):
             host.log(.error, error.reason)
             configuration = nil
@@ -123,10 +127,12 @@ final class CryptoWidget: Widget {
         refreshIfDue([.market], now: host.nowMilliseconds ?? 0)
         let state = feeds[.market] ?? FeedState()
         let fetching = state.fetching != nil
+        // A price kept from the last run is not offered while the first fetch is out: the asker waits for a fresh one.
+        let known = state.isStale && fetching ? nil : state.lastGood
         let answer: JSONValue = [
             "currency": "USD",
-            "price": state.lastGood.map { .string("\($0.price)") } ?? .null,
-            "at": state.lastGood.map { .number(String($0.at)) } ?? .null,
+            "price": known.map { .string("\($0.price)") } ?? .null,
+            "at": known.map { .number(String($0.at)) } ?? .null,
             "fetching": .bool(fetching),
             "error": state.failure.map { .string($0.reason) } ?? .null,
         ]
@@ -134,7 +140,7 @@ final class CryptoWidget: Widget {
     }
 
     private func views(_ now: Int64) -> CryptoViews {
-        CryptoViews(feeds: feeds, configuration: configuration, now: now)
+        CryptoViews(feeds: feeds, configuration: configuration, now: now, zone: host.timeZone(atMilliseconds: now))
     }
 
     /// Navigation is a bus event (`nav.push`) that the host's navigator routes.
@@ -153,6 +159,9 @@ final class CryptoWidget: Widget {
         for delivery in fetcher.deliveries() {
             let now = host.nowMilliseconds ?? 0
             feeds[delivery.feed, default: FeedState()].settle(delivery.result, at: now)
+            if delivery.feed == .market, case .success = delivery.result, let quote = feeds[.market]?.lastGood {
+                do { try savedPrice.save(quote) } catch { host.log(.warning, "the last price was not kept for the next run: \(error)") }
+            }
             let url = configuration?.endpoint(delivery.feed).url ?? "?"
             switch delivery.result {
             case let .success(price): host.log(.debug, "\(url): \(price)")

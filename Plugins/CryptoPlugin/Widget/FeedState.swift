@@ -25,6 +25,15 @@ struct FeedState: Equatable {
     /// When the latest attempt ended; automatic refresh counts from here,
     /// so a slow server never gets back-to-back requests.
     var settledAt: Int64?
+    /// The last good price came from before a restart and no fetch has
+    /// replaced it yet: shown as stale, with its age.
+    var isStale = false
+
+    /// A price kept from an earlier run.
+    mutating func restore(_ quote: Quote) {
+        lastGood = quote
+        isStale = true
+    }
 
     /// The latest good price, if the latest attempt gave one.
     var current: Quote? { failure == nil ? lastGood : nil }
@@ -40,6 +49,7 @@ struct FeedState: Equatable {
         case let .success(price):
             lastGood = Quote(price: price, at: now)
             failure = nil
+            isStale = false
         case let .failure(error):
             failure = error
         }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Dollar amounts and percentages as the screens show them, from `Decimal`
-/// only: `$43,210.55`, `+$5.20`, `-0.01%`. The widget formats them itself,
-/// rounding half away from zero to the cent, so the result does not depend
-/// on the machine's locale data.
+/// only: `$43,210.55`, `+$5.20`, `-0.01%`, rounding half away from zero to
+/// the cent through the SDK's `NumberText` (which Ticker uses too), so the
+/// result does not depend on the machine's locale data.
 enum MoneyText {
     /// `$43,210.55`; a negative amount is `-$5.20`.
     static func dollars(_ amount: Decimal) -> String {
@@ -36,26 +36,9 @@ enum MoneyText {
     }
 
     /// The magnitude rounded to `places`, grouped by thousands, with exactly
-    /// `places` decimals; and whether the value was negative.
+    /// `places` decimals; and whether the value was negative. The SDK's
+    /// `NumberText` does it, so that every widget writes money alike.
     static func fixed(_ value: Decimal, places: Int) -> (negative: Bool, digits: String) {
-        var source = value < 0 ? -value : value
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &source, places, .plain)
-        // Decimal's description is plain digits with at most `places` decimals here.
-        let text = rounded.description
-        let parts = text.split(separator: ".", maxSplits: 1)
-        let whole = String(parts.first ?? "0")
-        var fraction = parts.count > 1 ? String(parts[1]) : ""
-        fraction += String(repeating: "0", count: max(places - fraction.count, 0))
-        return (value < 0, grouped(whole) + (places > 0 ? "." + fraction : ""))
-    }
-
-    private static func grouped(_ digits: String) -> String {
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return out
+        NumberText.fixed(value.description, places: places) ?? (value < 0, value.description)
     }
 }

@@ -14,6 +14,6 @@ WH_MANIFEST("{"
     "\"vendor\": \"WidgetHost\","
     "\"description\": \"The Bitcoin price the Crypto widget knows, asked through its contract.\","
     "\"screens\": [{\"id\": \"ticker\", \"title\": \"Bitcoin ticker\", \"actions\": []}],"
-    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"]},"
+    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"], \"optional\": [\"widget-host.clock/2\"]},"
     "\"contracts\": {\"requires\": [\"org.widgethost.crypto.price/1\"]}"
 "}")

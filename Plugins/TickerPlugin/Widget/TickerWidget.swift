@@ -52,7 +52,7 @@ struct TickerView {
         VStack {
             Text("Bitcoin").style(.headline)
             if let price = answer["price"]?.string {
-                Text("\(price) \(answer["currency"]?.string ?? "")").style(.title)
+                Text(Self.money(price, currency: answer["currency"]?.string)).style(.title)
                 if let age = age { Text("from the Crypto widget, \(age)").style(.caption) }
                 if let error = answer["error"]?.string { Text("Latest attempt failed: \(error)").color(.warning) }
             } else if answer["fetching"] == .bool(true) {
@@ -66,7 +66,7 @@ struct TickerView {
     func card(size: CardSize) -> View {
         VStack {
             if let price = answer["price"]?.string {
-                Text("BTC \(price) \(answer["currency"]?.string ?? "")").style(.headline)
+                Text("BTC \(Self.money(price, currency: answer["currency"]?.string))").style(.headline)
                 if let age { Text(size == .small ? age : "from the Crypto widget, \(age)").style(.caption) }
                 if answer["error"]?.string != nil { Text("Latest attempt failed").color(.warning) }
             } else if answer["fetching"] == .bool(true) {
@@ -77,9 +77,16 @@ struct TickerView {
         }
     }
 
+    /// As Crypto shows it (`$44,001.13`), through the SDK's one money format;
+    /// another currency keeps its code (`44,001.13 EUR`).
+    static func money(_ price: String, currency: String?) -> String {
+        guard let currency, currency != "USD" else { return NumberText.money(price) }
+        return (NumberText.fixed(price, places: 2).map { ($0.negative ? "-" : "") + $0.digits } ?? price) + " " + currency
+    }
+
+    /// `just now`, `12 s ago`: the SDK's age, as Crypto says it.
     private var age: String? {
         guard let at = answer["at"]?.int64, let now else { return nil }
-        let seconds = max(0, now - at) / 1000
-        return seconds < 60 ? "\(seconds) s ago" : "\(seconds / 60) min ago"
+        return NumberText.age(from: at, to: now)
     }
 }

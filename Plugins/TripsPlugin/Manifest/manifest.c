@@ -20,7 +20,7 @@ WH_MANIFEST("{"
         "{\"id\": \"timeline\", \"title\": \"My Trips timeline\", \"actions\": []}"
     "],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"],"
-                  " \"optional\": [\"widget-host.store/1\", \"widget-host.bus/1\"]},"
+                  " \"optional\": [\"widget-host.clock/2\", \"widget-host.store/1\", \"widget-host.bus/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]},"
     "\"store\": {\"groups\": {\"trips\": \"read\"}}"
 "}")

@@ -151,11 +151,13 @@ public enum TripViews {
 
     // MARK: The timeline
 
-    /// Every entry from the current one on: its date (ISO 8601, in the
-    /// offset of the time it came from) as a section header, the step, and
-    /// when that step ends. `widget-host timeline` prints this screen.
-    static func timeline(_ state: Result<TripsTimeline, BookingsError>, now: Int64) -> View {
-        let nowText = LocalTime(milliseconds: now, offsetMinutes: 0).iso
+    /// Every entry from the current one on: its date as a section header
+    /// (ISO 8601 in the booking's offset: the entry's key, which scripts
+    /// compare), the step, and when that step ends in the user's time zone,
+    /// named. `widget-host timeline` prints this screen.
+    static func timeline(_ state: Result<TripsTimeline, BookingsError>, now: Int64, zoneAt: (Int64) -> ZonedTime.Zone) -> View {
+        func personal(_ milliseconds: Int64) -> String { Self.personal(milliseconds, zoneAt(milliseconds)) }
+        let nowText = personal(now)
         switch state {
         case let .failure(error):
             return VStack {
@@ -180,7 +182,7 @@ public enum TripViews {
                         if index == current { Badge("now") }
                         if let step = entry.step {
                             Text(summary(step, in: timeline))
-                            Text("until \(step.end.iso)").style(.caption)
+                            Text("until \(personal(step.end.milliseconds))").style(.caption)
                         } else {
                             Text("No booking")
                         }
@@ -191,6 +193,13 @@ public enum TripViews {
                 }
             }
         }
+    }
+
+    /// `Wed 10 Jun 2026 08:05 CEST`: an instant as the user reads it, in
+    /// their zone and naming it.
+    static func personal(_ milliseconds: Int64, _ zone: ZonedTime.Zone) -> String {
+        let local = ZonedTime(milliseconds: milliseconds, zone: zone)
+        return LocalTime(milliseconds: milliseconds, offsetMinutes: zone.offsetSeconds / 60).dateText + " " + local.time + " " + zone.name
     }
 
     /// One line for a step: `Outbound flight IB3170 MAD → CDG (booking B-1042)`.

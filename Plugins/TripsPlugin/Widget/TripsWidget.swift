@@ -48,7 +48,7 @@ final class TripsWidget: Widget {
             return TripViews.current(state, now: now).screen(error: Self.error(state))
         case "timeline":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
-            return TripViews.timeline(state, now: now).screen(error: Self.error(state))
+            return TripViews.timeline(state, now: now) { host.timeZone(atMilliseconds: $0) }.screen(error: Self.error(state))
         case "booking":
             guard let state = loaded(now: now) else { return TripViews.loading().screen }
             let id = params["id"]?.string

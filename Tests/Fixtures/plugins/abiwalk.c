@@ -17,7 +17,7 @@ WH_MANIFEST("{"
     "\"abi\": \"1.0\", \"id\": \"org.example.abiwalk\", \"name\": \"ABI walk\", \"version\": \"1.0.0\","
     "\"description\": \"Calls every service function with bad arguments.\","
     "\"screens\": [{\"id\": \"main\", \"title\": \"Answers\", \"actions\": [\"walk\"]}],"
-    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.config/1\","
+    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.clock/2\", \"widget-host.config/1\","
         " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.http/2\", \"widget-host.http/3\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
         " \"optional\": [\"widget-host.future/8\"]},"
     "\"topics\": {\"publish\": [\"walk.out\"], \"subscribe\": [\"walk.*\"]},"
@@ -108,6 +108,22 @@ static void walk(wh_plugin *p) {
     CALL(p, clock->wake_at(h, -5));
     CALL(p, clock->wake_at(h, INT64_MAX));
     CALL(p, clock->wake_at(NULL, 0));
+
+    /* clock/2: the zone's answers are the host's in both modes. */
+    const wh_clock_v2 *clock2 = h->get_service(h, WH_SERVICE_CLOCK_2);
+    CALL(p, clock2->now_ms(h) > 0);
+    CALL(p, clock2->now_ms(NULL));
+    CALL(p, clock2->wake_at(NULL, 0));
+    CALL(p, clock2->utc_offset_s(h, 0));
+    CALL(p, clock2->utc_offset_s(h, INT64_MIN));
+    CALL(p, clock2->utc_offset_s(NULL, 0));
+    CALL(p, clock2->zone_abbreviation(h, 0, NULL));
+    CALL(p, clock2->zone_abbreviation(h, 0, &refusing));
+    CALL(p, clock2->zone_abbreviation(NULL, 0, &refusing));
+    {
+        sink zone = kept();
+        answer_output(p, "clock2->zone_abbreviation(h, 0, out)", clock2->zone_abbreviation(h, 0, &zone.output), &zone);
+    }
 
     const wh_config_v1 *config = h->get_service(h, WH_SERVICE_CONFIG);
     sink s = kept();

@@ -111,8 +111,11 @@ enum CryptoHost {
                 "no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1", "NO_COLOR": "1"]
     }()
 
+    /// Each run has a data directory of its own: Crypto keeps its last price
+    /// across runs (CryptoRestartTests), and one test's must not be another's.
     static func run(_ arguments: [String], timeout: Double = 60) throws -> TestSupport.HostRun {
-        try TestSupport.runHost(arguments, environment: environment, timeout: timeout)
+        let data = try TestSupport.makeTemporaryDirectory("crypto-data")
+        return try TestSupport.runHost(arguments, environment: environment.merging(["XDG_DATA_HOME": data]) { _, new in new }, timeout: timeout)
     }
 
     /// `launch crypto --format json` with `arguments`, read back. The clock

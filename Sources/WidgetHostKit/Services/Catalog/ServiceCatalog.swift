@@ -6,7 +6,7 @@ import PluginABI
 /// these, and its name in `all`.
 enum ServiceCatalog {
     static let all: [ServiceDescription] = [
-        LogService.description, ClockService.description, ConfigService.description, StoreService.description,
+        LogService.description, ClockService.description, ClockService.description2, ConfigService.description, StoreService.description,
         HTTPService.description, HTTPService.description2, HTTPService.description3, BusService.description, NavigatorService.description,
         ContractService.description,
     ]
