@@ -181,7 +181,7 @@ struct ValidationRun {
     /// fails a view that offers an action the host would refuse.
     private static func render(_ instance: IsolatedInstance, _ screen: String, offering manifest: Manifest? = nil) throws -> String {
         let bytes: [UInt8]
-        do { bytes = try instance.render(screen: screen, params: "{}") } catch let error as WidgetCallError {
+        do { bytes = try instance.render(screen: screen, params: "{}") } catch {
             if case .stopped = error { throw error }
             throw ValidationFailure("render: \(error)")
         }
@@ -200,7 +200,7 @@ struct ValidationRun {
     private static func refresh(_ instance: IsolatedInstance, _ screen: String, declared: Bool) throws -> String {
         let before = try renderedBytes(instance, screen), again = try renderedBytes(instance, screen)
         var status: WidgetCallError?
-        do { try instance.handle(action: WH_ACTION_REFRESH, value: screen) } catch let error as WidgetCallError {
+        do { try instance.handle(action: WH_ACTION_REFRESH, value: screen) } catch {
             if case .stopped = error { throw error }
             status = error
         }
@@ -217,7 +217,7 @@ struct ValidationRun {
     }
 
     private static func renderedBytes(_ instance: IsolatedInstance, _ screen: String) throws -> [UInt8] {
-        do { return try instance.render(screen: screen, params: "{}") } catch let error as WidgetCallError {
+        do { return try instance.render(screen: screen, params: "{}") } catch {
             if case .stopped = error { throw error }
             throw ValidationFailure("render: \(error)")
         }
