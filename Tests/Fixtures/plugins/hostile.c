@@ -369,6 +369,9 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 #ifdef LOOP_IN_RENDER
     for (volatile uint64_t spin = 0;; spin++) {}
 #endif
+#ifdef HANG_IN_RENDER
+    for (;;) pause();
+#endif
 #ifdef ALLOCATE_IN_RENDER
     size_t size = (size_t)1 << 30;
     char *block = malloc(size);
