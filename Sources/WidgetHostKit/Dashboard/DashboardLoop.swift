@@ -44,6 +44,10 @@ struct DashboardLoop {
         defer { wh_shim_terminal_restore() }
         calls.enabled = true
         defer { calls.enabled = false }
+        let log = dashboard.session.runtime.resolve(HostLog.self)
+        let wasOwned = log.screenOwned
+        log.screenOwned = true
+        defer { log.screenOwned = wasOwned }
         let session = dashboard.session
         // Mouse clicks as SGR reports (xterm 1000 + 1006); the keyboard reaches everything too.
         FileDescriptor.standardOutput.write("\u{1B}[?1000h\u{1B}[?1006h")
