@@ -157,7 +157,8 @@ public final class WidgetSession {
             let bytes: [UInt8]
             do { bytes = try instance.render(screen: entry.screen, params: params) } catch {
                 if case let .busy(seconds) = error {
-                    return RenderedScreen(plugin: plugin, screen: screen, title: title, view: .failure(RenderFailure(description: error.description, busySeconds: seconds)))
+                    let busy = RenderFailure(description: error.description, busySeconds: seconds)
+                    return RenderedScreen(plugin: plugin, screen: screen, title: title, view: .failure(busy))
                 }
                 throw stopIfGone(entry.plugin, error, during: "render")
             }
