@@ -103,6 +103,51 @@ struct DashboardInteractiveTests {
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }
 
+    @Test("a widget hanging in render: its card says it is not responding while keys move the focus and Trips updates")
+    func hangingWidget() throws {
+        let world = try DashboardWorld()
+        let directory = try IsolationTestKit.hostileDirectory("dashboard-tty-hang", defines: ["-DHANG_IN_RENDER"])
+        let terminal = try Self.start(world, ["--plugin-dir", directory])
+        defer { terminal.kill() }
+        // Drawn while the render is still under way: the dashboard did not wait for it.
+        try terminal.waitFor("the hanging card") { $0.contains("not responding for 1 s") && $0.contains("Next: outbound flight IB3436") }
+        let rome = TripsBookings.booking("B-2001", purchased: "2026-05-02T18:30:00+02:00",
+                                         outbound: TripsBookings.flight("AZ61", from: "MAD", departs: "2026-06-09T14:00:00+02:00",
+                                                                        to: "FCO", arrives: "2026-06-09T16:30:00+02:00"))
+        try world.trips.put(TripsBookings.document([rome]))
+        try terminal.send("3")
+        // The same screen shows both while the widget hangs (it is stopped at its 2 s deadline, then tried again).
+        let screen = try terminal.waitFor("Trips updated and the focus moved beside a card not responding") {
+            $0.contains("Next: outbound flight AZ61") && $0.contains("▶ 3 ") && $0.contains("not responding")
+        }
+        Self.expectNothingPastTheEdge(screen, width: 120)
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
+
+    @Test("a widget logging a warning on every render: the line goes to the log file and the footer, never over the grid")
+    func loggingWidget() throws {
+        let world = try DashboardWorld()
+        let directory = try IsolationTestKit.hostileDirectory("dashboard-tty-log", defines: ["-DLOG_IN_RENDER"])
+        let terminal = try Self.start(world, ["--plugin-dir", directory], columns: 100)
+        defer { terminal.kill() }
+        let screen = try terminal.waitFor("the warning in the footer") { $0.contains("⚠ ") && $0.contains("Next: outbound flight IB3436") }
+        try terminal.press("Tab")
+        let after = try terminal.waitFor("▶ 2 ")
+        for shown in [screen, after] {
+            let lines = shown.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 100 }, "\(shown)")
+            #expect(!lines.contains { $0.contains("widget-host: [warning]") }, "a log line drawn over the screen:\n\(shown)")
+            // The grid alone, without the footer's warning: whole card frames.
+            let footerStart = lines.firstIndex { $0.hasPrefix("⚠ ") } ?? lines.count
+            Self.expectNothingPastTheEdge(lines[..<footerStart].joined(separator: "\n"), width: 100)
+        }
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+        let log = try String(contentsOfFile: LogFile.defaultPath(world.environment), encoding: .utf8)
+        #expect(log.contains("rendering, and saying so on stderr"), "\(log)")
+    }
+
     @Test("an edit of the configuration applies its layout at once; a broken one keeps the last good layout and says why, with line and column")
     func liveReload() throws {
         let world = try DashboardWorld()

@@ -159,6 +159,31 @@ struct DirectoryWatcherTests {
         #expect(eventually { watched.changes == [watched.path("later/late.so")] })
     }
 
+    @Test("a missing directory two levels down is seen when it is made, by its ancestor's watch alone: no looking again on a timer")
+    func missingDirectoryWithoutPolling() throws {
+        let root = try TestSupport.makeTemporaryDirectory("watched-ancestor")
+        let directory = root + "/a/b/plugins"
+        let events = Locked<[String]>([])
+        // A retry this long never fires within the test: only inotify can report the directory.
+        let watcher = DirectoryWatcher(directories: [directory], mask: UInt32(IN_CLOSE_WRITE), retryMilliseconds: Int32.max)
+        watcher.start(threadName: "test-watcher") { event in
+            switch event {
+            case let .appeared(path, _): events.withLock { $0.append("appeared \(path)") }
+            case let .entry(path, name, _) where path == directory: events.withLock { $0.append("entry \(name)") }
+            default: break
+            }
+        }
+        defer { watcher.stop() }
+        usleep(200_000)
+        try TestSupport.makeDirectory(root + "/a")
+        usleep(100_000)
+        try TestSupport.makeDirectory(root + "/a/b")
+        try TestSupport.makeDirectory(directory)
+        #expect(eventually { events.withLock { $0 }.contains("appeared \(directory)") })
+        try TestSupport.write([1], to: directory + "/x.so")
+        #expect(eventually { events.withLock { $0 }.contains("entry x.so") })
+    }
+
     @Test("PluginDirectoryWatcher reports a watched directory's removal, and watches it again when it is back")
     func pluginDirectoryRemoved() throws {
         let watched = try WatchedPlugins()

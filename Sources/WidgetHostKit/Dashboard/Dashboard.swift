@@ -78,6 +78,9 @@ public final class Dashboard {
             card.content.cut = cut
             card.crashes = 0
             if !rendered.isLoading { cache?.save(manifest.id, card.spec.size, ViewScreen(root: view, error: rendered.declaredError), at: now) }
+        case let .failure(failure) where failure.busySeconds != nil:
+            // Its answer wakes the card; meanwhile it keeps what it shows.
+            card.content.notice = failure.busySeconds! >= 1 ? failure.description : nil
         case let .failure(failure):
             card.content.stale = card.content.view != nil
             card.content.error = failure.description

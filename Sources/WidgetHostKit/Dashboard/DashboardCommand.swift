@@ -37,12 +37,13 @@ enum DashboardCommand {
             return 1
         }
         spec.columns = columns ?? spec.columns
-        let launcher = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable).launcher
-        let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: launcher)
+        let isolation = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable)
+        let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: isolation.launcher)
         let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self))
         let interactive = !arguments.has("--once") && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
         if interactive {
-            var loop = DashboardLoop(cli: cli, arguments: arguments, dashboard: dashboard, spec: spec, isolation: settings)
+            var loop = DashboardLoop(cli: cli, arguments: arguments, dashboard: dashboard, spec: spec, isolation: settings,
+                                     calls: isolation.calls)
             loop.reload = ConfigReload(path: configPath, wakeup: session.wakeup) { [cli] () throws(ReloadError) -> DashboardSpec in
                 do {
                     let config = try cli.configuration(arguments)

@@ -11,11 +11,14 @@ struct DashboardLoop {
     let dashboard: Dashboard
     let spec: DashboardSpec
     let isolation: IsolationSettings
+    /// Isolated widgets answer off this thread while the grid shows.
+    let calls: OffThreadCalls
     /// The configuration's live reload, if its file's directory exists.
     var reload: ConfigReload?
     private let input = KeyReader()
 
-    init(cli: WidgetHostCLI, arguments: Arguments, dashboard: Dashboard, spec: DashboardSpec, isolation: IsolationSettings) {
+    init(cli: WidgetHostCLI, arguments: Arguments, dashboard: Dashboard, spec: DashboardSpec, isolation: IsolationSettings, calls: OffThreadCalls) {
+        self.calls = calls
         self.cli = cli
         self.arguments = arguments
         self.dashboard = dashboard
@@ -39,6 +42,12 @@ struct DashboardLoop {
     func run() -> Int32 {
         guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
         defer { wh_shim_terminal_restore() }
+        calls.enabled = true
+        defer { calls.enabled = false }
+        let log = dashboard.session.runtime.resolve(HostLog.self)
+        let wasOwned = log.screenOwned
+        log.screenOwned = true
+        defer { log.screenOwned = wasOwned }
         let session = dashboard.session
         // Mouse clicks as SGR reports (xterm 1000 + 1006); the keyboard reaches everything too.
         FileDescriptor.standardOutput.write("\u{1B}[?1000h\u{1B}[?1006h")
@@ -116,7 +125,9 @@ struct DashboardLoop {
     }
 
     private func embedded(_ loop: InteractiveLoop, _ screen: inout DashboardScreen) -> Int32? {
+        calls.enabled = false
         let result = loop.runInDashboard()
+        calls.enabled = true
         guard result.back else { return result.status }
         screen.renderVisible()
         screen.drawAll()

@@ -19,6 +19,8 @@ struct DashboardScreen {
     private var painted: [Int: [String]] = [:]
     /// Cards woken while out of view: rendered when they come into it.
     private var waiting: Set<Int> = []
+    /// The log's latest warning, once the footer has said it.
+    private var shownWarning: String?
     /// Where the output goes; the bench counts what an update costs.
     var write: (String) -> Void = { FileDescriptor.standardOutput.write($0) }
 
@@ -90,6 +92,13 @@ struct DashboardScreen {
     /// cards that woke or fell due render (those in view) and repaint.
     mutating func update(woken: [Int], due: [Int]) {
         let size = (Terminal.width(environment: environment), Terminal.height(environment: environment))
+        // A warning logged meanwhile shows in the footer, as stderr cannot while the grid shows.
+        let warning = dashboard.session.runtime.resolve(HostLog.self).latestWarning.map { "⚠ " + $0 }
+        if let warning, warning != shownWarning {
+            shownWarning = warning
+            message = warning
+            if size == (width, height) { drawAll() }
+        }
         for index in Set(woken + due) { waiting.insert(index) }
         if size != (width, height) {
             (width, height) = size

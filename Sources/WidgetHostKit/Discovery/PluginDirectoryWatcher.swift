@@ -7,7 +7,8 @@ import Glibc
 /// It reacts to a file finished being written (`IN_CLOSE_WRITE`), moved in
 /// or out, deleted, or whose mode changed, and only for names ending in
 /// `.so`; a half-copied file is not reported until its writer closes it. A
-/// directory that does not exist yet is looked for again every two seconds.
+/// directory that does not exist yet is waited for on its nearest existing
+/// ancestor (DirectoryWatcher), with no timer.
 /// The thread keeps the watcher alive until `stop()`.
 public final class PluginDirectoryWatcher: @unchecked Sendable {
     private let onChange: @Sendable () -> Void

@@ -34,6 +34,9 @@ struct InteractiveLoop {
     func run() -> Int32 {
         guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
         defer { wh_shim_terminal_restore() }
+        let log = session.runtime.resolve(HostLog.self)
+        log.screenOwned = true
+        defer { log.screenOwned = false }
         return loop(leavesOnBack: false).status
     }
 

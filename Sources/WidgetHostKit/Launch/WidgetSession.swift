@@ -39,6 +39,9 @@ public struct RenderedScreen: Sendable {
 
 public struct RenderFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
+    /// The widget has not answered yet, for this many seconds; its answer
+    /// wakes the caller later.
+    public var busySeconds: Double?
 }
 
 public struct SessionError: Error, Equatable, CustomStringConvertible {
@@ -153,6 +156,10 @@ public final class WidgetSession {
             let instance = try self.instance(entry.plugin)
             let bytes: [UInt8]
             do { bytes = try instance.render(screen: entry.screen, params: params) } catch {
+                if case let .busy(seconds) = error {
+                    let busy = RenderFailure(description: error.description, busySeconds: seconds)
+                    return RenderedScreen(plugin: plugin, screen: screen, title: title, view: .failure(busy))
+                }
                 throw stopIfGone(entry.plugin, error, during: "render")
             }
             do { view = .success(try ViewDescription.parse(bytes)) } catch { throw SessionError(description: error.description) }

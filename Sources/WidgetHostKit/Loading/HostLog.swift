@@ -7,7 +7,10 @@ import Glibc
 /// more are dropped and counted, and the count is said once the second is
 /// over, so a plugin logging in a loop cannot fill a disk or a terminal.
 /// The lines also go to `file` when there is one, and each source's latest
-/// warning is kept for the screen's footer (`latestNotice`).
+/// warning is kept for the screen's footer (`latestNotice`). While a
+/// full-screen view owns the terminal (`screenOwned`), lines go to the file
+/// only: on stderr they would draw over the screen, whose footer shows the
+/// latest warning instead (`latestWarning`).
 public final class HostLog: Sendable {
     public typealias Sink = @Sendable (String) -> Void
 
@@ -18,6 +21,8 @@ public final class HostLog: Sendable {
     private let file: LogFile?
     private let budgets = Locked<[String: Budget]>([:])
     private let notices = Locked<[String: String]>([:])
+    private let owned = Locked(false)
+    private let latest = Locked<String?>(nil)
 
     /// The lines a source logged in the current second, and those dropped.
     private struct Budget {
@@ -51,15 +56,27 @@ public final class HostLog: Sendable {
         if dropped > 0 { emit("widget-host: [warning] \(source): \(dropped) lines dropped (more than \(Self.linesPerSecond) a second)") }
         guard admitted else { return }
         let text = message()
-        if level >= .warning { notices.withLock { $0[source] = text } }
+        if level >= .warning {
+            notices.withLock { $0[source] = text }
+            latest.withLock { $0 = TerminalText.safe("\(source): \(text)", lines: false) }
+        }
         emit(TerminalText.safe("widget-host: [\(level.name)] \(source): \(text)", lines: false))
     }
 
     /// The latest warning or error `source` logged, for a person to see.
     public func latestNotice(from source: String) -> String? { notices.withLock { $0[source] } }
 
+    /// The latest warning or error from any source, as "source: message".
+    public var latestWarning: String? { latest.withLock { $0 } }
+
+    /// Whether a full-screen view owns the terminal: lines then skip stderr.
+    public var screenOwned: Bool {
+        get { owned.withLock { $0 } }
+        set { owned.withLock { $0 = newValue } }
+    }
+
     private func emit(_ line: String) {
-        sink(line)
+        if !screenOwned { sink(line) }
         file?.append(line)
     }
 

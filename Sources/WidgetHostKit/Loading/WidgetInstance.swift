@@ -48,9 +48,14 @@ public enum WidgetCallError: Error, Equatable, CustomStringConvertible {
     /// The widget can no longer be called: its process stopped, or it was
     /// stopped for breaking a rule (a deadline, a limit, the sandbox).
     case stopped(String)
+    /// The widget is still answering an earlier call, for this long: its
+    /// answer comes later (`OffThreadInstance`).
+    case busy(seconds: Double)
 
     public var description: String {
         switch self {
+        case let .busy(seconds) where seconds >= 1: "not responding for \(Int(seconds)) s"
+        case .busy: "still answering"
         case .createFailed: "create returned NULL"
         case let .status(code): Self.name(code)
         case let .outputTooLarge(limit): "the plugin wrote more than \(limit) bytes"

@@ -10,7 +10,8 @@ import Glibc
 /// rename onto the key (`IN_MOVED_TO`), a remove an unlink (`IN_DELETE`);
 /// names that are not keys, such as the dot-files of writes in progress,
 /// are ignored. While the directory does not exist (nothing was ever
-/// written) it looks again every second, and reports every key it holds
+/// written) it waits for it on its nearest existing ancestor (no timer),
+/// and reports every key it holds
 /// once it appears; it starts over if the directory is removed. Call
 /// `stop()` when done: the thread keeps the watcher alive until then.
 public final class StoreWatcher: @unchecked Sendable {

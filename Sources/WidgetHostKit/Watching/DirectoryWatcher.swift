@@ -4,8 +4,11 @@ import HostShim
 /// Watches directories with inotify on a thread of its own and says what
 /// happened in them, for a watcher that turns that into its own reports.
 ///
-/// A directory that does not exist, or no longer does, is looked for again
-/// every `retryMilliseconds`; one that was deleted or moved away is reported
+/// A directory that does not exist, or no longer does, is waited for by
+/// watching its nearest existing ancestor for entries made in it (so a
+/// missing directory costs no wake-ups), and looked for again after each
+/// such event; only when no ancestor can be watched is it looked for every
+/// `retryMilliseconds`. One that was deleted or moved away is reported
 /// as vanished, and as appeared once it is watched again. Events are
 /// reported on the watcher's thread. The thread keeps the watcher, and the
 /// `onEvent` given to `start`, alive until `stop()`.
@@ -66,10 +69,22 @@ final class DirectoryWatcher: @unchecked Sendable {
         guard fd >= 0 else { return }
         defer { close(fd) }
         var watched: [Int32: String] = [:]
+        /// Watches on the nearest existing ancestors of missing directories.
+        var ancestors: Set<Int32> = []
         var unwatched = directories.map { (directory: $0, absent: false) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var firstLook = true
         while true {
+            // The ancestors first, then the directories: one made in between is seen either way.
+            // Watching an ancestor again returns its watch unchanged; one no
+            // longer needed is removed (its removal's event is one turn more).
+            var blind = false, needed: Set<Int32> = []
+            for (directory, _) in unwatched {
+                guard let wd = Self.watchAncestor(of: directory, fd) else { blind = true; continue }
+                needed.insert(wd)
+            }
+            for wd in ancestors.subtracting(needed) where watched[wd] == nil { _ = inotify_rm_watch(fd, wd) }
+            ancestors = needed
             unwatched = unwatched.compactMap { directory, absent in
                 let wd = inotify_add_watch(fd, directory, mask)
                 guard wd >= 0 else { return (directory, true) }
@@ -79,7 +94,7 @@ final class DirectoryWatcher: @unchecked Sendable {
             }
             firstLook = false
             var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            while poll(&fds, 2, unwatched.isEmpty ? -1 : retryMilliseconds) < 0 && errno == EINTR {}
+            while poll(&fds, 2, unwatched.isEmpty || !blind ? -1 : retryMilliseconds) < 0 && errno == EINTR {}
             if fds[0].revents != 0 { return }
             guard fds[1].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -92,6 +107,7 @@ final class DirectoryWatcher: @unchecked Sendable {
                 let length = Int(Self.u32(buffer, offset + 12))
                 let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
                 offset += 16 + length
+                // An event in an ancestor: the next turn looks for the missing directories again.
                 guard let directory = watched[wd] else { continue }
                 if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                     // A directory moved away keeps its watch; events from it would only be dropped.
@@ -105,6 +121,21 @@ final class DirectoryWatcher: @unchecked Sendable {
                 onEvent(.entry(directory: directory, name: name, mask: mask))
             }
         }
+    }
+
+    /// Watches the nearest existing ancestor of `directory` for entries made
+    /// or moved into it, or its own end; nil when none can be watched.
+    private static func watchAncestor(of directory: String, _ fd: Int32) -> Int32? {
+        let events = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        var path = directory
+        while let slash = path.lastIndex(of: "/") {
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+            // Added to the mask of a directory watched for itself, not replacing it.
+            let wd = inotify_add_watch(fd, path, events | UInt32(IN_MASK_ADD))
+            if wd >= 0 { return wd }
+            if path == "/" { break }
+        }
+        return nil
     }
 
     private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {

@@ -369,6 +369,13 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 #ifdef LOOP_IN_RENDER
     for (volatile uint64_t spin = 0;; spin++) {}
 #endif
+#ifdef HANG_IN_RENDER
+    for (;;) pause();
+#endif
+#ifdef LOG_IN_RENDER
+    const wh_log_v1 *log = plugin->host->get_service(plugin->host, WH_SERVICE_LOG);
+    if (log) log->log(plugin->host, WH_LOG_WARNING, "rendering, and saying so on stderr in a line far longer than any card on this dashboard is wide");
+#endif
 #ifdef ALLOCATE_IN_RENDER
     size_t size = (size_t)1 << 30;
     char *block = malloc(size);

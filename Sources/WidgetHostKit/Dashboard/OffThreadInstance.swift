@@ -1,0 +1,121 @@
+import Dispatch
+
+/// Whether the dashboard's isolated widgets are called off its thread now:
+/// on while the grid shows (a hung card must not hold the others or the
+/// keys), off while a widget is open full screen or a script renders once,
+/// where a person or a script waits for that one answer anyway.
+public final class OffThreadCalls: Sendable {
+    private let on = Locked(false)
+    public init() {}
+    public var enabled: Bool {
+        get { on.withLock { $0 } }
+        set { on.withLock { $0 = newValue } }
+    }
+}
+
+/// A widget whose calls run on a serial queue of its own, so the thread
+/// that drives the dashboard never waits on it. With `calls` enabled a
+/// render returns the answer that came in since the last render, or else
+/// starts one (if none is under way) and throws `.busy`; the widget's wake
+/// handler runs when the answer lands, and the dashboard renders that card
+/// again. Actions and bus events are sent and not waited for. Otherwise
+/// every call waits its turn on the queue, as a direct call would.
+final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
+    private struct State {
+        var instance: (any WidgetInstance)?
+        var wake: (@Sendable () -> Void)?
+        /// Renders that came in and were not yet taken, by screen and params.
+        var answers: [String: Result<[UInt8], WidgetCallError>] = [:]
+        /// The render under way and when it started (monotonic seconds).
+        var running: (key: String, since: Double)?
+    }
+
+    private let queue: DispatchQueue
+    private let state = Locked(State())
+    private let calls: OffThreadCalls
+    private let start: () throws -> any WidgetInstance
+
+    /// `start` makes the widget, on its queue, when it is first called:
+    /// a widget slow to start holds only its own card too.
+    init(name: String, calls: OffThreadCalls, start: @escaping () throws -> any WidgetInstance) {
+        queue = DispatchQueue(label: "widget-host.card.\(name)")
+        self.calls = calls
+        self.start = start
+    }
+
+    /// On the queue only: the widget, started if it is not yet.
+    private func widget() throws(WidgetCallError) -> any WidgetInstance {
+        if let instance = state.withLock({ $0.instance }) { return instance }
+        let instance: any WidgetInstance
+        do { instance = try start() } catch let error as WidgetCallError { throw error } catch {
+            throw .stopped("could not start: \(error)")
+        }
+        let wake = state.withLock { state in
+            state.instance = instance
+            return state.wake
+        }
+        if let wake { instance.onWake(wake) }
+        return instance
+    }
+
+    func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
+        guard calls.enabled else { return try onQueue { () throws(WidgetCallError) in try widget().render(screen: screen, params: params) } }
+        let key = screen + "\u{0}" + params
+        let now = Clock.now
+        let (answer, startNow, since): (Result<[UInt8], WidgetCallError>?, Bool, Double) = state.withLock { state in
+            if let answer = state.answers.removeValue(forKey: key) { return (answer, false, now) }
+            if let running = state.running { return (nil, false, running.since) }
+            state.running = (key, now)
+            return (nil, true, now)
+        }
+        if let answer { return try answer.get() }
+        if startNow {
+            queue.async { [self] in
+                let result = Result<[UInt8], WidgetCallError> { () throws(WidgetCallError) in try widget().render(screen: screen, params: params) }
+                let wake = state.withLock { state in
+                    state.answers[key] = result
+                    state.running = nil
+                    return state.wake
+                }
+                wake?()
+            }
+            // A render still under way in a second: the card says it is not responding.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1.05) { [weak self] in
+                guard let self else { return }
+                let wake = state.withLock { $0.running?.since == now ? $0.wake : nil }
+                wake?()
+            }
+        }
+        throw .busy(seconds: now - since)
+    }
+
+    /// Waits its turn on the queue, as a direct call would wait for the widget.
+    private func onQueue<T>(_ body: () throws(WidgetCallError) -> T) throws(WidgetCallError) -> T {
+        try queue.sync { Result<T, WidgetCallError>(catching: body) }.get()
+    }
+
+    func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
+        try onQueue { () throws(WidgetCallError) in try widget().query(id) }
+    }
+
+    func handle(action: String, value: String?) throws(WidgetCallError) {
+        guard calls.enabled else { return try onQueue { () throws(WidgetCallError) in try widget().handle(action: action, value: value) } }
+        // A failing action shows in the render that follows it.
+        queue.async { [self] in _ = try? widget().handle(action: action, value: value) }
+    }
+
+    @discardableResult
+    func pump() -> Int {
+        guard calls.enabled else { return queue.sync { state.withLock({ $0.instance })?.pump() ?? 0 } }
+        queue.async { [self] in _ = state.withLock({ $0.instance })?.pump() }
+        return 0
+    }
+
+    func onWake(_ handler: @escaping @Sendable () -> Void) {
+        let instance = state.withLock { state in
+            state.wake = handler
+            return state.instance
+        }
+        instance?.onWake(handler)
+    }
+}
