@@ -36,7 +36,9 @@ struct EscapeInstallTests {
     @Test("a source replaced during validation: the installed file holds the bytes that were validated")
     func sourceSwappedDuringInstall() throws {
         let home = try Home()
-        let source = try home.hello(version: "1.0.0")
+        // Each render takes 300 ms, so the staged copy lives long enough to be seen and swapped under.
+        let source = home.root + "/hello-slow.so"
+        try TestSupport.compileHello(defines: ["-DSLOW_RENDER_MS=300"], output: source)
         let original = try TestSupport.readBytes(source)
         let forger = try Self.forger(in: home.root)
         var install = try SpawnedProcess.start([TestSupport.widgetHost, "install", source, "--yes"],

@@ -159,7 +159,9 @@ struct NewCommandTests {
         try OutOfTreeSwiftPluginTests.run(["/usr/bin/make", "-C", home.root + "/copied", "check", "WIDGET_HOST=" + prefix + "/bin/widget-host"])
         let lonely = home.root + "/lonely/bin"
         try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: prefix + "/bin/widget-host", toPath: lonely + "/widget-host")
+        // Copied by a child, so that no descriptor open for writing it is ever in this
+        // process, where a child another test forks meanwhile could inherit it (ETXTBSY).
+        try OutOfTreeSwiftPluginTests.run(["/bin/cp", prefix + "/bin/widget-host", lonely + "/widget-host"])
         let refused = try ChildProcess.run([lonely + "/widget-host", "new", "copied", "--c", "--dir", home.root + "/refused"],
                                            timeout: 60, environment: environment)
         #expect(refused.termination == .exited(2))

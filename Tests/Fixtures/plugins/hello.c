@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "widget_host/widget_host.h"
 
 #ifndef PLUGIN_ID
@@ -95,6 +96,9 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
 #endif
 #ifdef HANG_IN_RENDER
     for (;;) {}
+#endif
+#ifdef SLOW_RENDER_MS
+    usleep(SLOW_RENDER_MS * 1000); /* a validation that lasts long enough to be watched */
 #endif
     char text[160];
     if (strcmp(screen, "main") == 0) {
