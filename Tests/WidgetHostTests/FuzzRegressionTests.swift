@@ -38,8 +38,11 @@ struct FuzzRegressionTests {
     @Test("every seed and regression input is parsed to an answer or a clear error, and a view laid out fits its width")
     func replay() throws {
         let inputs = try Self.inputs()
-        LayoutTerminationTests.ends("replaying \(inputs.count) fuzz inputs") {
-            for input in inputs { Self.replay(input.target, input.bytes, input.name) }
+        LayoutTerminationTests.ends("replaying \(inputs.count) fuzz inputs") { tick in
+            for input in inputs {
+                Self.replay(input.target, input.bytes, input.name)
+                tick()
+            }
         }
     }
 
