@@ -227,6 +227,7 @@ struct CryptoPluginTests {
         ("priceFormat=yahoo", "priceFormat must be one of coincap, coinbase, kraken, binance, auto"),
         ("coinbaseURL=5", "coinbaseURL must be a non-empty string"),
         ("priceURL=\"\"", "priceURL must be a non-empty string"),
+        ("source=mock", "source must be network or sample, not \"mock\""),
     ])
     func badConfiguration(_ setting: String, _ message: String) throws {
         let market = try CryptoMarket()

@@ -7,7 +7,8 @@ extension CryptoViews {
         return VStack {
             if let quote = state.lastGood {
                 Text("BTC " + MoneyText.dollars(quote.price)).style(.headline).color(state.failure == nil ? .positive : .secondary)
-                Text(TimeText.age(from: quote.at, to: now)).style(.caption)
+                let age = TimeText.age(from: quote.at, to: now)
+                Text(size == .small && configuration?.sample == true ? "sample, \(age)" : age).style(.caption)
             } else if state.fetching == .awaited {
                 Progress("Fetching the price")
             }
@@ -17,7 +18,7 @@ extension CryptoViews {
             } else if state.lastGood == nil, state.fetching != .awaited {
                 Text("No price yet.").color(.secondary)
             }
-            if size != .small, let endpoint = configuration?.price { Text("BTC in US dollars, from \(endpoint.hostName)").style(.caption) }
+            if size != .small, let configuration { Text("BTC in US dollars, from \(configuration.sourceName(.market))").style(.caption) }
         }.screen(error: state.failure.map { "Price unavailable: \($0.reason)" })
     }
 }

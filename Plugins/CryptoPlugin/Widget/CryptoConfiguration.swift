@@ -14,6 +14,9 @@ struct CryptoConfiguration: Equatable, Sendable {
     var refreshSeconds = 30
     var timeoutMilliseconds: UInt32 = 5000
     var maxResponseBytes = 64 << 10
+    /// `"source": "sample"`: made-up prices from the widget itself, for a
+    /// first run or a demo offline; every screen says they are samples.
+    var sample = false
 
     /// The market price comes from Coinbase's spot price, which needs no key.
     /// The original widget read CoinCap's v2 API, which CoinCap has since
@@ -27,7 +30,7 @@ struct CryptoConfiguration: Equatable, Sendable {
 
     /// The keys the widget reads; anything else is probably a typo, and is logged.
     static var knownKeys: [String] {
-        ["priceURL", "priceFormat", "refreshSeconds", "timeoutSeconds", "maxResponseBytes"] + Exchange.allCases.map(\.configKey)
+        ["source", "priceURL", "priceFormat", "refreshSeconds", "timeoutSeconds", "maxResponseBytes"] + Exchange.allCases.map(\.configKey)
     }
 
     func endpoint(_ feed: Feed) -> Endpoint {
@@ -37,9 +40,19 @@ struct CryptoConfiguration: Equatable, Sendable {
         }
     }
 
+    /// Where a feed's price comes from, as the screens name it.
+    func sourceName(_ feed: Feed) -> String {
+        sample ? "sample data, not a market price" : endpoint(feed).hostName
+    }
+
     static func read(_ section: JSONValue) -> Result<CryptoConfiguration, PriceError> {
         var configuration = CryptoConfiguration()
         do throws(PriceError) {
+            switch try string(section, "source") {
+            case nil, "network": break
+            case "sample": configuration.sample = true
+            case let other?: throw .configuration("source must be network or sample, not \(PriceError.quoted(other))")
+            }
             if let url = try string(section, "priceURL") { configuration.price = Endpoint(url: url, format: configuration.price.format) }
             if let name = try string(section, "priceFormat") {
                 guard let format = TickerFormat(rawValue: name) else {

@@ -26,8 +26,8 @@ struct CryptoViews {
         let state = feeds[.market] ?? FeedState()
         return VStack {
             Text("Bitcoin").style(.title)
-            if let endpoint = configuration?.price {
-                Text("BTC in US dollars, from \(endpoint.hostName)").style(.caption)
+            if let configuration {
+                Text("BTC in US dollars, from \(configuration.sourceName(.market))").style(.caption)
             }
             if state.fetching == .awaited { Progress("Fetching the price") }
             status(state)
@@ -61,7 +61,7 @@ struct CryptoViews {
         let endpoint = configuration?.endpoint(.exchange(exchange))
         return VStack {
             Text(exchange.name).style(.title)
-            Text("\(exchange.pair)" + (endpoint.map { ", from \($0.hostName)" } ?? "")).style(.caption)
+            Text("\(exchange.pair)" + (configuration.map { ", from \($0.sourceName(.exchange(exchange)))" } ?? "")).style(.caption)
             if state.fetching == .awaited { Progress("Fetching the \(exchange.name) price") }
             // The spread needs the others too: until their first prices are
             // in, the screen is loading, so a scripted run waits for them.
@@ -79,7 +79,7 @@ struct CryptoViews {
                     Text("Against the others' average: \(spread.text)")
                 }
             }
-            if let endpoint {
+            if let endpoint, configuration?.sample == false {
                 Section("Source") {
                     Text(endpoint.url).style(.monospaced)
                     Text("Reads \(exchange.format.priceField)").style(.caption)

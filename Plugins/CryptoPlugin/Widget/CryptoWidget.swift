@@ -135,6 +135,7 @@ final class CryptoWidget: Widget {
             "at": known.map { .number(String($0.at)) } ?? .null,
             "fetching": .bool(fetching),
             "error": state.failure.map { .string($0.reason) } ?? .null,
+            "sample": .bool(configuration?.sample ?? false),
         ]
         return answer.serialized
     }

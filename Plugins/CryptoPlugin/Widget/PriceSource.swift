@@ -11,6 +11,7 @@ protocol PriceSource: Sendable {
 
 enum PriceSources {
     static func resolve(_ host: Host, _ configuration: CryptoConfiguration) -> any PriceSource {
+        if configuration.sample { return SamplePrices() }
         guard host.service(WH_SERVICE_HTTP, as: wh_http_v1.self) != nil else { return NoNetwork() }
         return HostHTTPSource(host: host, timeoutMilliseconds: configuration.timeoutMilliseconds,
                               maxBytes: configuration.maxResponseBytes)

@@ -53,7 +53,7 @@ struct TickerView {
             Text("Bitcoin").style(.headline)
             if let price = answer["price"]?.string {
                 Text(Self.money(price, currency: answer["currency"]?.string)).style(.title)
-                if let age = age { Text("from the Crypto widget, \(age)").style(.caption) }
+                if let age = age { Text("\(origin), \(age)").style(.caption) }
                 if let error = answer["error"]?.string { Text("Latest attempt failed: \(error)").color(.warning) }
             } else if answer["fetching"] == .bool(true) {
                 Progress("Waiting for the Crypto widget's first price")
@@ -63,11 +63,16 @@ struct TickerView {
         }
     }
 
+    /// Where the price came from; a sample price says so wherever it is shown.
+    var origin: String { isSample ? "sample data from the Crypto widget" : "from the Crypto widget" }
+
+    var isSample: Bool { answer["sample"] == .bool(true) }
+
     func card(size: CardSize) -> View {
         VStack {
             if let price = answer["price"]?.string {
                 Text("BTC \(Self.money(price, currency: answer["currency"]?.string))").style(.headline)
-                if let age { Text(size == .small ? age : "from the Crypto widget, \(age)").style(.caption) }
+                if let age { Text(size == .small ? (isSample ? "sample, \(age)" : age) : "\(origin), \(age)").style(.caption) }
                 if answer["error"]?.string != nil { Text("Latest attempt failed").color(.warning) }
             } else if answer["fetching"] == .bool(true) {
                 Progress("Waiting for Crypto")

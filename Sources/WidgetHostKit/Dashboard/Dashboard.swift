@@ -12,6 +12,9 @@ public final class Dashboard {
         var crashes = 0
         public var restartAt: Int64?
         var refreshedAt: Int64?
+        /// The widget said it is still loading, so the stale view from the
+        /// last run stands in; a script waits for the fresh one.
+        var awaitingFresh = false
     }
 
     public let session: WidgetSession
@@ -69,10 +72,11 @@ public final class Dashboard {
         }
         let (params, cut) = Self.params(for: card.spec.size, offered: manifest.sizes)
         let rendered = session.render(manifest.id, screen: screen.id, params: params)
+        card.awaitingFresh = false
         switch rendered.view {
         case .success where rendered.isLoading && card.content.view != nil && card.content.stale:
             // Still loading: the last good view stays, marked stale, until the fresh one is in.
-            break
+            card.awaitingFresh = true
         case let .success(view):
             card.content = CardContent(title: manifest.name, view: view, error: rendered.declaredError, renderedAt: now)
             card.content.cut = cut
@@ -151,6 +155,7 @@ public final class Dashboard {
     public func isLoading(_ index: Int) -> Bool {
         guard cards[index].manifest != nil, cards[index].restartAt == nil else { return false }
         if case let .stack(_, children)? = cards[index].content.view, children.isEmpty { return true }
-        return cards[index].content.view?.containsIndeterminateProgress == true || cards[index].content.renderedAt == nil
+        return cards[index].awaitingFresh || cards[index].content.view?.containsIndeterminateProgress == true
+            || cards[index].content.renderedAt == nil
     }
 }
