@@ -102,4 +102,28 @@ struct InstallCommandTests {
             #expect(run.stdout.contains("Usage: widget-host \(command)"))
         }
     }
+
+    @Test("install says what validate warns about (a grant of any host) before it asks, and still installs")
+    func warningsBeforeTheQuestion() throws {
+        let home = try Home()
+        let json = home.root + "/widget.json"
+        let manifest: JSONValue = [
+            "abi": "1.0", "id": "org.example.hello", "name": "Hello", "version": "1.0.0", "vendor": "Example", "description": "Says hello, in C.",
+            "screens": [["id": "main", "title": "Hello", "actions": ["wave", "rename"]], ["id": "about", "title": "About"]],
+            "services": ["required": ["widget-host.log/1"], "optional": []],
+            "topics": ["publish": [], "subscribe": ["hello.*"]],
+            "http": ["hosts": ["*"]],
+        ]
+        try TestSupport.write(manifest.serializedBytes, to: json)
+        let plugin = home.root + "/anyhost.so"
+        try TestSupport.compileHello(defines: ["-DMANIFEST_FILE=\"\(json)\""], output: plugin)
+        let refused = try home.run(["install", plugin])
+        #expect(refused.status == 1 && refused.stderr.contains("warning: grants: http.hosts is \"*\": the plugin may reach any host"), "\(refused)")
+        let run = try home.run(["install", plugin, "--yes"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("warning: grants: http.hosts is \"*\""), "\(run)")
+        #expect(run.stdout.contains("http hosts: * (ANY HOST)"), "\(run)")
+        let plain = try home.run(["install", try home.hello(version: "1.1.0"), "--yes"])
+        #expect(plain.status == 0 && !plain.stderr.contains("warning:"), "a plugin with nothing to warn about gets no warning: \(plain)")
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import WidgetHostKit
 
@@ -27,5 +28,32 @@ struct OutdatedPluginTests {
                 #expect(notice?.contains("hello.so changed on disk") == true && notice?.contains("--isolate") == true, "\(String(describing: notice))")
             }
         }
+    }
+
+    @Test("on a terminal, an in-process launch whose file is rebuilt says so in its footer, and r does not pretend to refresh",
+          .enabled(if: Tmux.path != nil, "needs tmux"))
+    func noticeOnScreen() throws {
+        let directory = try TestSupport.makeTemporaryDirectory("outdated-terminal")
+        try TestSupport.compileC(source: TestSupport.helloSource, output: directory + "/hello.so")
+        let home = try IsolationTestKit.Home()
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "hello", "--plugin-dir", directory], environment: home.environment,
+                                settings: Tmux.Settings(columns: 100, rows: 30, joinsWrappedLines: true, attempts: 1200))
+        defer { terminal.kill() }
+        try terminal.waitFor("Hello, world! Waves: 0")
+        // A new build moved into place in one rename, as a linker or an install leaves it.
+        try TestSupport.compileC(source: TestSupport.helloSource, flags: ["-DGREETED=\"again\""], output: directory + "/hello.so.part")
+        #expect(rename(directory + "/hello.so.part", directory + "/hello.so") == 0)
+        let notice = try terminal.waitFor("the notice") { $0.contains("hello.so changed on disk") }
+        #expect(notice.contains("q, then launch again") && notice.contains("--isolate"), "\(notice)")
+        #expect(notice.contains("Hello, world! Waves: 0"), "the old code still runs, and the screen says so")
+        // r redraws the whole screen: the frame it writes is the first one recorded after it.
+        try terminal.recordOutput()
+        try terminal.send("r")
+        let redrawn = IsolationTestKit.eventually(1200) {
+            String(decoding: (try? terminal.recorded()) ?? [], as: UTF8.self).contains("changed on disk")
+        }
+        let frame = String(decoding: try terminal.recorded(), as: UTF8.self)
+        #expect(redrawn, "r drew nothing")
+        #expect(!frame.contains("Nothing to refresh"), "\(frame)")
     }
 }

@@ -48,6 +48,10 @@ enum InstallCommand {
                     + "use --force to downgrade")
                 return 1
             }
+            // What validate warned about (a grant of any host, a contract no one provides) is said before the question.
+            for warning in results where warning.outcome == .warn {
+                cli.console.error("warning: \(warning.name)" + (warning.detail.map { ": \($0)" } ?? ""))
+            }
             guard confirmGrants(manifest, replacing: installed.first?.path, cli, arguments, discovery) else { return 1 }
             let target = directory + "/" + manifest.id.value + ".so"
             try staged.install(as: target)

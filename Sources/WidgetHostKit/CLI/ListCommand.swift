@@ -54,7 +54,8 @@ enum ListCommand {
         if !warned.isEmpty {
             lines += "\n" + warned.flatMap { path, warnings in warnings.map { "\(path): warning: \($0)\n" } }.joined()
         }
-        let problems = report.plugins.filter { $0.status != .ok || quarantine[$0.path] != nil }
+        // An identical copy shadowed is its row alone: the same bytes run either way.
+        let problems = report.plugins.filter { ($0.status != .ok && !$0.isIdenticalCopy) || quarantine[$0.path] != nil }
         if !problems.isEmpty {
             lines += "\n"
             for plugin in problems {
@@ -65,6 +66,18 @@ enum ListCommand {
                 }
             }
         }
+        let copies = report.plugins.filter(\.isIdenticalCopy).count
+        if copies > 0 {
+            lines += "\n\(copies == 1 ? "1 shadowed copy is" : "\(copies) shadowed copies are") identical to the one used: nothing to fix.\n"
+        }
         return lines
+    }
+}
+
+extension PluginCandidate {
+    /// Shadowed by a copy with the same bytes.
+    var isIdenticalCopy: Bool {
+        if case .shadowed(_, identical: true) = status { return true }
+        return false
     }
 }

@@ -74,7 +74,7 @@ public struct WidgetHostCLI: Sendable {
 
     static let commands: [Command] = [DashboardCommand.command, ServeCommand.command, LaunchCommand.command, ListCommand.command, InfoCommand.command,
                                       ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install,
-                                      InstallCommand.uninstall, NewCommand.command, HelpPages.command, completionCommand]
+                                      InstallCommand.uninstall, NewCommand.command, DevCommand.command, HelpPages.command, completionCommand]
 
     static let completionCommand = Command(
         name: "completion",

@@ -22,10 +22,16 @@ public final class Dashboard {
     private let cache: CardCache?
     private let clock: HostClock
 
-    public init(session: WidgetSession, spec: DashboardSpec, cache: CardCache?, clock: HostClock) {
+    /// Widgets whose shipped copy another copy replaces
+    /// (DiscoveryReport.shadowedIDs): their cards say so in their title.
+    public let replacingShipped: Set<PluginID>
+
+    public init(session: WidgetSession, spec: DashboardSpec, cache: CardCache?, clock: HostClock, replacingShipped: Set<PluginID> = []) {
         self.session = session
         self.cache = cache
         self.clock = clock
+        self.replacingShipped = replacingShipped
+        let title = { (manifest: Manifest) in manifest.name + (replacingShipped.contains(manifest.id) ? " · not the shipped copy" : "") }
         let manifests = session.manifests
         let now = clock.nowMilliseconds
         cards = spec.cards.map { card in
@@ -35,9 +41,9 @@ public final class Dashboard {
                 content.notice = "Not installed"
                 return Card(spec: card, manifest: nil, content: content)
             }
-            var content = CardContent.placeholder(title: manifest.name)
+            var content = CardContent.placeholder(title: title(manifest))
             if let cached = cache?.load(id, card.size) {
-                content = CardContent(title: manifest.name, view: cached.view.root, error: cached.view.error, renderedAt: cached.at)
+                content = CardContent(title: title(manifest), view: cached.view.root, error: cached.view.error, renderedAt: cached.at)
                 content.stale = true
             }
             return Card(spec: card, manifest: manifest, content: content, refreshedAt: now)
@@ -78,7 +84,7 @@ public final class Dashboard {
             // Still loading: the last good view stays, marked stale, until the fresh one is in.
             card.awaitingFresh = true
         case let .success(view):
-            card.content = CardContent(title: manifest.name, view: view, error: rendered.declaredError, renderedAt: now)
+            card.content = CardContent(title: card.content.title, view: view, error: rendered.declaredError, renderedAt: now)
             card.content.cut = cut
             card.crashes = 0
             if !rendered.isLoading { cache?.save(manifest.id, card.spec.size, ViewScreen(root: view, error: rendered.declaredError), at: now) }

@@ -114,7 +114,8 @@ struct DashboardLoop {
         do {
             let spec = try reload.load()
             let clock = dashboard.session.runtime.resolve(HostClock.self)
-            let next = Dashboard(session: dashboard.session, spec: spec, cache: CardCache(environment: cli.environment), clock: clock)
+            let next = Dashboard(session: dashboard.session, spec: spec, cache: CardCache(environment: cli.environment), clock: clock,
+                                 replacingShipped: dashboard.replacingShipped)
             screen = DashboardScreen(dashboard: next, environment: cli.environment, columns: spec.columns, footer: Self.footer)
             screen.message = "configuration reloaded"
         } catch {

@@ -6,7 +6,10 @@ public struct PluginCandidate: Sendable {
     public enum Status: Equatable, Sendable {
         case ok
         case rejected(String)
-        case shadowed(by: String)
+        /// `identical`: the two files hold the same bytes (a plugin
+        /// installed from the build tree it is also found in), so nothing
+        /// differs and nothing needs fixing.
+        case shadowed(by: String, identical: Bool = false)
 
         public var name: String {
             switch self {
@@ -20,7 +23,8 @@ public struct PluginCandidate: Sendable {
             switch self {
             case .ok: nil
             case let .rejected(reason): reason
-            case let .shadowed(path): "shadowed by \(path), which has the same id and comes first on the search path"
+            case let .shadowed(path, false): "shadowed by \(path), which has the same id and comes first on the search path"
+            case let .shadowed(path, true): "shadowed by \(path), an identical copy (the same bytes) that comes first on the search path"
             }
         }
     }
@@ -38,6 +42,17 @@ public struct DiscoveryReport: Sendable {
 
     /// The plugins a host may load, in search order.
     public var usable: [PluginCandidate] { plugins.filter { $0.status == .ok } }
+
+    /// The ids whose copy in `directory` (the shipped plugins, beside the
+    /// executable) another, different copy earlier on the search path
+    /// replaces: a person must see that what runs is not what shipped.
+    public func shadowedIDs(in directory: String?) -> Set<PluginID> {
+        guard let directory else { return [] }
+        return Set(plugins.compactMap { plugin in
+            guard case .shadowed(_, identical: false) = plugin.status, FileSystem.directory(of: plugin.path) == directory else { return nil }
+            return plugin.manifest?.id
+        })
+    }
 }
 
 /// Finds plugins by reading their files, never by loading them: listing a
@@ -126,7 +141,8 @@ public struct Discovery: Sendable {
         return PluginCandidate(path: path, manifest: contents.manifest, status: contents.problem.map(PluginCandidate.Status.rejected) ?? .ok)
     }
 
-    /// The first usable plugin with an id wins; later ones are shadowed.
+    /// The first usable plugin with an id wins; later ones are shadowed
+    /// (only those are read whole, to tell an identical copy).
     private static func resolveDuplicates(_ plugins: [PluginCandidate]) -> [PluginCandidate] {
         var owners: [PluginID: String] = [:]
         owners.reserveCapacity(plugins.count)
@@ -137,7 +153,7 @@ public struct Discovery: Sendable {
             guard let owner = owners.updateValue(candidate.path, forKey: id) else { return candidate }
             owners[id] = owner
             var result = candidate
-            result.status = .shadowed(by: owner)
+            result.status = .shadowed(by: owner, identical: FileSystem.sameContents(owner, candidate.path))
             return result
         }
     }

@@ -37,7 +37,12 @@ public struct ChildProcess {
 
     public static let outputLimit = 16 << 20
 
-    public static func run(_ arguments: [String], timeout: Double, environment: [String: String]? = nil) throws(SystemError) -> Result {
+    /// `mergingErrors` sends standard error to the standard output pipe, so
+    /// a compiler's messages and progress stay in the order they came;
+    /// `onStart` is told the child's pid (its process group), for a caller
+    /// that may have to end it early.
+    public static func run(_ arguments: [String], timeout: Double, environment: [String: String]? = nil, mergingErrors: Bool = false,
+                           onStart: (pid_t) -> Void = { _ in }) throws(SystemError) -> Result {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard wh_shim_pipe_cloexec(&outPipe) == 0 else { throw SystemError(code: errno) }
         guard wh_shim_pipe_cloexec(&errPipe) == 0 else {
@@ -47,12 +52,13 @@ public struct ChildProcess {
         }
         let pid: pid_t
         do {
-            pid = try Spawn.child(arguments[0], arguments: arguments, environment: environment, descriptors: [(outPipe[1], 1), (errPipe[1], 2)])
+            pid = try Spawn.child(arguments[0], arguments: arguments, environment: environment, descriptors: [(outPipe[1], 1), (mergingErrors ? outPipe[1] : errPipe[1], 2)])
         } catch {
             (outPipe + errPipe).forEach { close($0) }
             throw error
         }
         close(outPipe[1]); close(errPipe[1])
+        onStart(pid)
 
         var streams = [Stream(fd: outPipe[0]), Stream(fd: errPipe[0])]
         let deadline = Clock.now + timeout

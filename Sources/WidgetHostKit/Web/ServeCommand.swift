@@ -44,7 +44,8 @@ enum ServeCommand {
         if let columns = arguments.value("--columns").flatMap(Int.init) { spec.columns = columns }
         let launcher = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable).launcher
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: launcher)
-        let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self))
+        let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self),
+                                  replacingShipped: report.shadowedIDs(in: cli.executableDirectory))
 
         let box = AppBox()
         let server: HTTPServer
