@@ -93,6 +93,7 @@ enum HelpPages {
           XDG_CONFIG_HOME           holds \(relative("XDG_CONFIG_HOME", HostConfig.defaultPath))
           XDG_STATE_HOME            holds \(relative("XDG_STATE_HOME", LogFile.defaultPath)) (the log) and
                                     \(relative("XDG_STATE_HOME", QuarantineStore.defaultPath)) (the crash-loop breaker's record)
+          TMPDIR                    where validate and dev make their private directories (default /tmp)
           NO_COLOR                  set: no colour on the terminal (TERM=dumb too)
           COLUMNS, LINES            the terminal's size, where it cannot be asked
         """),

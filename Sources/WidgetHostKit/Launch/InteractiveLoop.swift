@@ -253,8 +253,8 @@ struct InteractiveLoop {
         }
         let outdated = state.atHome ? nil : session.current.flatMap { session.outdatedNotice($0.plugin) }
         func footer(scrolls: Bool) -> [String] {
-            renderer.footerLines(([state.message, outdated, notice, status()] + [Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)])
-                .compactMap { $0 }.joined(separator: "\n"))
+            let keys = Self.keys(actions: state.actions.count, number: state.number, scrolls: scrolls)
+            return renderer.footerLines([state.message, outdated, notice, status(), keys].compactMap { $0 }.joined(separator: "\n"))
         }
         let count = layout?.bodyCount ?? 0
         var lines = footer(scrolls: false)

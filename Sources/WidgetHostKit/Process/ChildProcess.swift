@@ -52,7 +52,8 @@ public struct ChildProcess {
         }
         let pid: pid_t
         do {
-            pid = try Spawn.child(arguments[0], arguments: arguments, environment: environment, descriptors: [(outPipe[1], 1), (mergingErrors ? outPipe[1] : errPipe[1], 2)])
+            let errors = mergingErrors ? outPipe[1] : errPipe[1]
+            pid = try Spawn.child(arguments[0], arguments: arguments, environment: environment, descriptors: [(outPipe[1], 1), (errors, 2)])
         } catch {
             (outPipe + errPipe).forEach { close($0) }
             throw error
