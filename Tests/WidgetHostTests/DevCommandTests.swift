@@ -67,6 +67,25 @@ struct DevCommandTests {
         #expect(!DevProject.isSource("hello.so") && !DevProject.isSource(".hello.c.swp") && !DevProject.isSource("hello.c~"))
     }
 
+    @Test("the plugin a build made is widget.json's id among several, the only one without it, and else an error naming what was found")
+    func builtPlugin() throws {
+        let directory = try Project().directory
+        try TestSupport.compileHello(output: directory + "/hello.so")
+        try TestSupport.compileHello(defines: ["-DPLUGIN_ID=\"org.example.other\""], output: directory + "/other.so")
+        let project = try DevProject(directory, environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        let discovery = Discovery(availableServices: Set(ServiceTable.all.map(\.id)))
+        guard case let .failure(error) = project.builtPlugin(discovery) else { throw TestSupport.Failure("two plugins and no widget.json chose one") }
+        #expect(error.description.contains("cannot tell which plugin it made") && error.description.contains("hello.so, other.so"), "\(error)")
+        try TestSupport.write(Array(#"{"id": "org.example.other"}"#.utf8), to: directory + "/widget.json")
+        #expect(try project.builtPlugin(discovery).get().path == directory + "/other.so")
+        unlink(directory + "/other.so")
+        try TestSupport.write(Array(#"{"id": "org.example.gone"}"#.utf8), to: directory + "/widget.json")
+        #expect(try project.builtPlugin(discovery).get().path == directory + "/hello.so", "the only plugin, whatever its manifest's source")
+        unlink(directory + "/hello.so")
+        guard case let .failure(none) = project.builtPlugin(discovery) else { throw TestSupport.Failure("no plugin, yet one was found") }
+        #expect(none.description.contains("plugin files in \(project.directory): none; none has widget.json's id org.example.gone"), "\(none)")
+    }
+
     @Test("on a terminal: an edit shows on the screen it was on, a broken build shows its error, a fix recovers, q leaves nothing behind",
           .enabled(if: Tmux.path != nil, "needs tmux"))
     func editBreakFix() throws {
