@@ -119,4 +119,15 @@ struct DevCommandTests {
         _ = try terminal.waitFor("dev's end") { _ in try terminal.exited() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: environment["TMPDIR"]!).isEmpty, "the private copy is removed")
     }
+
+    @Test("on a terminal: a --screen the plugin lacks opens its first screen, and the footer names the screens it has",
+          .enabled(if: Tmux.path != nil, "needs tmux"))
+    func unknownScreen() throws {
+        let project = try Project()
+        let terminal = try Tmux([TestSupport.widgetHost, "dev", project.directory, "--screen", "nosuch"], environment: try IsolationTestKit.Home().environment,
+                                settings: Tmux.Settings(columns: 100, rows: 30, joinsWrappedLines: true, attempts: 2400))
+        defer { terminal.kill() }
+        let screen = try terminal.waitFor("the first screen") { $0.contains("Hello, world! Waves: 0") && $0.contains("built and shown in") }
+        #expect(screen.contains("nosuch") && screen.contains("its screens: main, about"), "\(screen)")
+    }
 }

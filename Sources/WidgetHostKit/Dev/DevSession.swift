@@ -28,6 +28,8 @@ final class DevSession {
     /// The latest save-to-screen figure, and a reload whose first frame is being drawn.
     private var figure: String?
     private var reloaded: (changedAt: Double, build: Double, first: Bool)?
+    /// Why the first load did not open `--screen`, until the next reload.
+    private var startNote: String?
 
     init(project: DevProject, session: WidgetSession, discovery: Discovery, searchPath: SearchPath, staging: String, firstScreen: String?,
          environment: [String: String]) {
@@ -83,12 +85,13 @@ final class DevSession {
             // Asked while the first frame of the reloaded widget is drawn: the figure is the time from the save to now.
             let seconds = (Clock.now - reloaded.changedAt).formatted2
             figure = reloaded.first ? "built and shown in \(seconds) s" : "saved → on screen in \(seconds) s (the build \(reloaded.build.formatted2) s)"
+            if !reloaded.first { startNote = nil }
             self.reloaded = nil
         }
         if let since = builder.buildingSince {
             return "dev: building… \(Int(Clock.now - since)) s" + (problem == nil && loaded != nil ? " (the last good build runs meanwhile)" : "")
         }
-        return "dev: " + (figure ?? "watching \(project.directory)") + " · save to rebuild"
+        return (startNote.map { $0 + "\n" } ?? "") + "dev: " + (figure ?? "watching \(project.directory)") + " · save to rebuild"
     }
 
     private func load(_ candidate: PluginCandidate, build: DevBuilder.Build) {
@@ -127,8 +130,12 @@ final class DevSession {
                 : session.manifests.contains { $0.id == top.plugin }
             if known { return }
         }
+        let screens = manifest.screens.map(\.id).joined(separator: ", ")
         do { try session.open(NavigationTarget(plugin: manifest.id.value, screen: first ? firstScreen : nil)) } catch {
-            problem = ("Cannot open", Self.message("\(error); its screens: \(manifest.screens.map(\.id).joined(separator: ", "))"))
+            // A --screen the plugin lacks: its first screen instead, and the footer says why.
+            try? session.open(NavigationTarget(plugin: manifest.id.value, screen: nil))
+            problem = session.current == nil ? ("Cannot open", Self.message("\(error); its screens: \(screens)")) : nil
+            startNote = "\(error); its screens: \(screens)"
         }
     }
 
