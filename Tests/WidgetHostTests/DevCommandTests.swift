@@ -124,10 +124,18 @@ struct DevCommandTests {
           .enabled(if: Tmux.path != nil, "needs tmux"))
     func unknownScreen() throws {
         let project = try Project()
-        let terminal = try Tmux([TestSupport.widgetHost, "dev", project.directory, "--screen", "nosuch"], environment: try IsolationTestKit.Home().environment,
+        var environment = try IsolationTestKit.Home().environment
+        let temporary = try TestSupport.makeTemporaryDirectory("dev-tmp")
+        environment["TMPDIR"] = temporary
+        // What a dev killed with its terminal left: the next dev removes it, but not a live one's.
+        try TestSupport.makeDirectory(temporary + "/widget-host-dev-999999999-AbCdEf")
+        try TestSupport.makeDirectory(temporary + "/widget-host-dev-\(getpid())-AbCdEf")
+        let terminal = try Tmux([TestSupport.widgetHost, "dev", project.directory, "--screen", "nosuch"], environment: environment,
                                 settings: Tmux.Settings(columns: 100, rows: 30, joinsWrappedLines: true, attempts: 2400))
         defer { terminal.kill() }
         let screen = try terminal.waitFor("the first screen") { $0.contains("Hello, world! Waves: 0") && $0.contains("built and shown in") }
         #expect(screen.contains("nosuch") && screen.contains("its screens: main, about"), "\(screen)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(!left.contains("widget-host-dev-999999999-AbCdEf") && left.contains("widget-host-dev-\(getpid())-AbCdEf"), "\(left)")
     }
 }

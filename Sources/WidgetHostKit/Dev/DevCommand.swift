@@ -65,14 +65,27 @@ enum DevCommand {
     }
 
     /// A fresh directory only this user can enter, canonical (the sandbox
-    /// compares resolved paths).
+    /// compares resolved paths), named after this process.
     private static func privateDirectory(_ environment: [String: String]) throws(SystemError) -> String {
         let base = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        var template = Array((base + "/widget-host-dev-XXXXXX").utf8CString)
+        removeAbandoned(in: base)
+        var template = Array((base + "/widget-host-dev-\(getpid())-XXXXXX").utf8CString)
         let made: String? = template.withUnsafeMutableBufferPointer { buffer in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
         }
         guard let made, let real = NewCommand.resolved(made) else { throw SystemError(code: errno) }
         return real
+    }
+
+    /// A dev ended by a signal (its terminal closed) leaves its directory
+    /// behind: the next one removes those of ours whose process is gone.
+    private static func removeAbandoned(in base: String) {
+        for name in (try? Discovery.entries(in: base)) ?? [] where name.hasPrefix("widget-host-dev-") {
+            let fields = name.split(separator: "-")
+            var status = stat()
+            guard fields.count == 5, let pid = pid_t(fields[3]), kill(pid, 0) != 0, errno == ESRCH,
+                  lstat(base + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }
+            FileSystem.removeTree(base + "/" + name)
+        }
     }
 }
