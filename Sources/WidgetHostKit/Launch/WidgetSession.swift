@@ -284,6 +284,9 @@ public final class WidgetSession {
         }
     }
 
+    /// The manifest of the widget `name` names, from any thread.
+    public func manifest(named name: String) -> Manifest? { catalog.find(name) }
+
     private func manifest(_ id: PluginID) -> Manifest? {
         candidates.first { $0.manifest!.id == id }?.manifest
     }

@@ -6,6 +6,8 @@ struct HTMLWriter {
     /// Where this view's forms post: the address of its screen.
     let actionURL: String
     let secret: String
+    /// The plugin whose view this is: its manifest says which pictures the host may fetch for it.
+    var manifest: Manifest?
 
     static func escape(_ text: String) -> String {
         var out = ""
@@ -52,9 +54,10 @@ struct HTMLWriter {
             return "<div class=\"spacer\"></div>"
         case let .badge(text, color):
             return "<span class=\"badge c-\(color.rawValue)\">\(Self.escape(text))</span>"
-        case let .image(alt, _):
-            // Pictures are fetched by the host in a later step; until then the alt text stands in.
-            return "<span class=\"image\" role=\"img\" aria-label=\"\(Self.escape(alt))\">\(Self.escape(alt))</span>"
+        case let .image(alt, url):
+            // A picture the host may fetch comes from our own /image; any other is its alt text, with no request.
+            guard let url, let manifest, ImageProxy.grants(url, to: manifest) else { return Self.imagePlaceholder(alt) }
+            return "<img src=\"\(Self.escape(ImageProxy.address(url, plugin: manifest.id.value)))\" alt=\"\(Self.escape(alt))\">"
         case let .progress(label, fraction):
             let value = fraction.map { " value=\"\(min(max($0, 0), 1))\"" } ?? ""
             return "<label class=\"progress\">\(Self.escape(label ?? ""))<progress max=\"1\"\(value)></progress></label>"
@@ -64,6 +67,10 @@ struct HTMLWriter {
         case .unknown:
             return ""
         }
+    }
+
+    static func imagePlaceholder(_ alt: String) -> String {
+        "<span class=\"image\" role=\"img\" aria-label=\"\(escape(alt))\">\(escape(alt))</span>"
     }
 
     private func form(action: String, value: String?) -> String {

@@ -6,11 +6,13 @@ final class WebApp: @unchecked Sendable {
     let dashboard: Dashboard
     let gate: WebGate
     let events = EventHub()
+    let images: ImageProxy
     private let lock = Condition()
 
-    init(dashboard: Dashboard, gate: WebGate) {
+    init(dashboard: Dashboard, gate: WebGate, images: ImageProxy = ImageProxy()) {
         self.dashboard = dashboard
         self.gate = gate
+        self.images = images
     }
 
     func withDashboard<T>(_ body: () -> T) -> T {
@@ -26,6 +28,7 @@ final class WebApp: @unchecked Sendable {
         case ("GET", "/app.css"), ("HEAD", "/app.css"): return asset(WebAssets.css, type: "text/css")
         case ("GET", "/app.js"), ("HEAD", "/app.js"): return asset(WebAssets.javascript, type: "text/javascript")
         case ("GET", "/events"): return .events(headers: [], stream: events.stream)
+        case ("GET", "/image"): return image(request)
         default: break
         }
         guard let target = HTMLWriter.target(path: request.path, query: request.query) else { return .text(404, "no such page") }
@@ -33,7 +36,8 @@ final class WebApp: @unchecked Sendable {
         return withDashboard { () -> HTTPResponse in
             do { try dashboard.session.open(target) } catch { return .text(404, "\(error)") }
             guard let rendered = dashboard.session.render() else { return .text(404, "no screen") }
-            let writer = HTMLWriter(actionURL: HTMLWriter.address(of: target), secret: gate.secret)
+            let writer = HTMLWriter(actionURL: HTMLWriter.address(of: target), secret: gate.secret,
+                                    manifest: dashboard.session.manifest(named: target.plugin))
             let view = (try? rendered.view.get()).map(writer.html) ?? ""
             let error = rendered.error.map { "<p class=\"c-negative\" role=\"alert\">\(HTMLWriter.escape($0))</p>" } ?? ""
             return page(title: rendered.title, body: "<nav><a href=\"/\">All widgets</a></nav><h2>\(HTMLWriter.escape(rendered.title))</h2>\(error)\(view)")
@@ -70,7 +74,7 @@ final class WebApp: @unchecked Sendable {
         let id = card.manifest?.id.value ?? card.spec.widget
         let screen = card.manifest?.screens.first?.id
         let address = HTMLWriter.address(of: NavigationTarget(plugin: id, screen: screen))
-        let writer = HTMLWriter(actionURL: address, secret: gate.secret)
+        let writer = HTMLWriter(actionURL: address, secret: gate.secret, manifest: card.manifest)
         var html = "<article class=\"card size-\(card.spec.size.rawValue)\" id=\"card-\(index + 1)\" aria-labelledby=\"card-\(index + 1)-title\">"
         html += "<h2 id=\"card-\(index + 1)-title\">" + (card.manifest == nil ? HTMLWriter.escape(content.title)
             : "<a href=\"\(HTMLWriter.escape(address))\">\(HTMLWriter.escape(content.title))</a>") + "</h2>"
@@ -80,6 +84,22 @@ final class WebApp: @unchecked Sendable {
         if let view = content.view { html += writer.html(view) }
         if content.cut { html += "<p><a href=\"\(HTMLWriter.escape(address))\">more</a></p>" }
         return html + "</article>"
+    }
+
+    /// A plugin's picture, fetched outside the dashboard's lock (a slow
+    /// server holds up only this request). What the host will not show is
+    /// refused with its reason; the page then shows the alt text.
+    private func image(_ request: HTTPRequest) -> HTTPResponse {
+        let query = request.query.map(HTTPRequest.form) ?? []
+        guard let plugin = query.first(where: { $0.0 == "w" })?.1, let url = query.first(where: { $0.0 == "u" })?.1,
+              let manifest = dashboard.session.manifest(named: plugin) else { return .text(404, "no such widget or picture") }
+        switch images.image(url, for: manifest) {
+        case let .image(type, bytes):
+            return .full(status: 200, headers: [("Content-Type", type), ("X-Content-Type-Options", "nosniff"),
+                                                ("Cache-Control", "private, max-age=3600")], body: bytes)
+        case let .denied(reason): return .text(403, reason)
+        case let .failed(reason): return .text(502, reason)
+        }
     }
 
     private func page(title: String, body: String) -> HTTPResponse {

@@ -25,15 +25,31 @@ enum WebAssets {
         ul { list-style: none; padding: 0; margin: 0; } li + li { border-top: 1px solid var(--line); }
         button { font: inherit; padding: .3rem .7rem; } button.row { all: unset; display: block; width: 100%; padding: .3rem 0; cursor: pointer; }
         a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+        img { max-width: 100%; height: auto; border-radius: .3rem; display: block; }
         .detail { color: var(--muted); } .image { font-style: italic; color: var(--muted); } .spacer { flex: 1; }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         """
 
     /// Swaps in a card's new HTML when the server says its widget changed:
-    /// no polling, no reload; the live region tells screen readers.
+    /// no polling, no reload; the live region tells screen readers. A picture
+    /// the host refused to fetch becomes its alt text.
     static let javascript = """
         "use strict";
         (function () {
+          function placeholder(image) {
+            var span = document.createElement("span");
+            span.className = "image";
+            span.setAttribute("role", "img");
+            span.setAttribute("aria-label", image.alt);
+            span.textContent = image.alt;
+            image.replaceWith(span);
+          }
+          document.addEventListener("error", function (event) {
+            if (event.target instanceof HTMLImageElement) placeholder(event.target);
+          }, true);
+          Array.prototype.forEach.call(document.images, function (image) {
+            if (image.complete && image.naturalWidth === 0) placeholder(image);
+          });
           if (!window.EventSource) return;
           var live = document.getElementById("live");
           var source = new EventSource("/events");

@@ -133,6 +133,12 @@ enum TestSupport {
         return found
     }
 
+    /// The first of `names` found on PATH, as an absolute path; nil if none is.
+    static func executable(_ names: [String]) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return names.lazy.flatMap { name in directories.map { "\($0)/\(name)" } }.first { access($0, X_OK) == 0 }
+    }
+
     // MARK: Files
 
     /// A new directory under FileManager's temporary directory, mode 0755
