@@ -9,6 +9,8 @@ struct CryptoViews {
     let now: Int64
     /// The user's time zone, which times are shown in.
     let zone: ZonedTime.Zone
+    /// The market's recent good prices, oldest first (PriceHistory).
+    var recentPrices: [Quote] = []
 
     static let exchangesLink = "widget://org.widgethost.crypto/exchanges"
 
@@ -31,6 +33,11 @@ struct CryptoViews {
             }
             if state.fetching == .awaited { Progress("Fetching the price") }
             status(state)
+            if recentPrices.count > 1 {
+                Chart("Recent prices", points: recentPrices.map { quote in
+                    (ZonedTime(milliseconds: quote.at, zone: zone).time, NSDecimalNumber(decimal: quote.price).doubleValue)
+                })
+            }
             footer([state])
             Button(state.failure == nil ? "Retrieve" : "Retry", action: "retrieve")
             Button("See Exchanges", action: "exchanges")

@@ -22,12 +22,17 @@ final class CryptoWidget: Widget {
     private var wakeRequested: Int64?
     /// The market price kept across restarts.
     private let savedPrice: SavedPrice
+    /// The recent market prices the price screen charts, kept across restarts too.
+    private let history: PriceHistory
+    private var recentPrices: [Quote]
 
     private static let allExchanges = Exchange.allCases.map(Feed.exchange)
 
     init(host: Host) {
         self.host = host
         savedPrice = SavedPrice(host: host)
+        history = PriceHistory(host: host)
+        recentPrices = history.load()
         let section = host.configuration
         for key in CryptoConfiguration.unknownKeys(in: section) {
             host.log(.warning, "ignoring unknown configuration key \"\(key)\"; the keys are \(CryptoConfiguration.knownKeys.joined(separator: ", "))")
@@ -141,7 +146,7 @@ final class CryptoWidget: Widget {
     }
 
     private func views(_ now: Int64) -> CryptoViews {
-        CryptoViews(feeds: feeds, configuration: configuration, now: now, zone: host.timeZone(atMilliseconds: now))
+        CryptoViews(feeds: feeds, configuration: configuration, now: now, zone: host.timeZone(atMilliseconds: now), recentPrices: recentPrices)
     }
 
     /// Navigation is a bus event (`nav.push`) that the host's navigator routes.
@@ -162,6 +167,11 @@ final class CryptoWidget: Widget {
             feeds[delivery.feed, default: FeedState()].settle(delivery.result, at: now)
             if delivery.feed == .market, case .success = delivery.result, let quote = feeds[.market]?.lastGood {
                 do { try savedPrice.save(quote) } catch { host.log(.warning, "the last price was not kept for the next run: \(error)") }
+                let recent = PriceHistory.appending(quote, to: recentPrices)
+                if recent != recentPrices {
+                    recentPrices = recent
+                    do { try history.save(recent) } catch { host.log(.warning, "the recent prices were not kept for the next run: \(error)") }
+                }
             }
             let url = configuration?.endpoint(delivery.feed).url ?? "?"
             switch delivery.result {

@@ -73,6 +73,11 @@ public func Spacer() -> View { .spacer }
 public func Badge(_ text: String) -> View { .badge(text, color: .primary) }
 public func Image(alt: String, url: String? = nil) -> View { .image(alt: alt, url: url) }
 
+/// A sparkline of `points` (label, value), oldest first.
+public func Chart(_ title: String? = nil, style: ViewNode.Chart.Style = .line, points: [(String, Double)]) -> View {
+    .chart(ViewNode.Chart(title: title, style: style, points: points.map { ViewNode.Chart.Point(label: $0.0, value: $0.1) }))
+}
+
 /// A loading indicator (no fraction), or progress from 0 to 1. While a
 /// screen shows an indeterminate one, scripted runs wait for it to go.
 public func Progress(_ label: String? = nil, fraction: Double? = nil) -> View { .progress(label: label, fraction: fraction) }

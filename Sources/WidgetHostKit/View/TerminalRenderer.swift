@@ -185,6 +185,10 @@ public struct TerminalRenderer {
             return DisplayWidth.wrap(label, columns: width).map { Line($0, .secondary) } + [Line(text, .secondary)]
         case let .link(title, _):
             return DisplayWidth.wrap("\(numbering.label()) \(title) →", columns: width).map { Line($0, bold: true) }
+        case let .chart(chart):
+            let title = chart.title.map { DisplayWidth.wrap($0, columns: width).map { Line($0, bold: true) } } ?? []
+            return title + [Line(Sparkline.row(chart, width: width), .positive)]
+                + DisplayWidth.wrap(Sparkline.summary(chart), columns: width).map { Line($0, .secondary) }
         case let .unknown(kind):
             return DisplayWidth.wrap("[unsupported view: \(kind)]", columns: width).map { Line($0, .warning) }
         }
@@ -235,6 +239,8 @@ extension ViewNode {
         case let .image(alt, url): return .image(alt: line(alt), url: url)
         case let .progress(label, fraction): return .progress(label: label.map(line), fraction: fraction)
         case let .link(title, target): return .link(title: line(title), target: target)
+        case let .chart(chart):
+            return .chart(Chart(title: chart.title.map(line), style: chart.style, points: chart.points.map { .init(label: line($0.label), value: $0.value) }))
         case let .unknown(kind): return .unknown(kind: line(kind))
         case .divider, .spacer: return self
         }

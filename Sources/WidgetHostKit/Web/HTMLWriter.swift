@@ -64,6 +64,11 @@ struct HTMLWriter {
         case let .link(title, target):
             guard let address = Self.address(ofLink: target) else { return "<span>\(Self.escape(title))</span>" }
             return "<a href=\"\(Self.escape(address))\">\(Self.escape(title))</a>"
+        case let .chart(chart):
+            let summary = Sparkline.summary(chart), label = Self.escape((chart.title.map { $0 + ": " } ?? "") + summary)
+            let title = chart.title.map { "<figcaption>\(Self.escape($0))</figcaption>" } ?? ""
+            return "<figure class=\"chart\">\(title)" + Sparkline.svg(chart, label: label)
+                + "<p class=\"s-caption c-secondary\">\(Self.escape(summary))</p></figure>"
         case .unknown:
             return ""
         }

@@ -25,6 +25,7 @@ enum WebAssets {
         ul { list-style: none; padding: 0; margin: 0; } li + li { border-top: 1px solid var(--line); }
         button { font: inherit; padding: .3rem .7rem; } button.row { all: unset; display: block; width: 100%; padding: .3rem 0; cursor: pointer; }
         a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+        figure.chart { margin: 0; } svg.chart { display: block; width: 100%; height: 3rem; color: var(--pos); }
         img { max-width: 100%; height: auto; border-radius: .3rem; display: block; }
         .detail { color: var(--muted); } .image { font-style: italic; color: var(--muted); } .spacer { flex: 1; }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }

@@ -77,6 +77,14 @@ public enum ViewDescription {
         case "link":
             guard let target = text("target") else { return .unknown(kind: "link without a target") }
             return .link(title: text("title") ?? target, target: target)
+        case "chart":
+            let points = (json["points"]?.array ?? []).compactMap { point -> ViewNode.Chart.Point? in
+                guard case let .number(literal)? = point["value"], let value = Double(literal) else { return nil }
+                return ViewNode.Chart.Point(label: point["label"]?.string ?? "", value: value)
+            }
+            budget -= points.count
+            guard budget >= 0 else { throw Invalid(description: "the view has more than \(maxNodes) nodes") }
+            return .chart(ViewNode.Chart(title: text("title"), style: text("style").flatMap(ViewNode.Chart.Style.init) ?? .line, points: points))
         default:
             return .unknown(kind: kind)
         }

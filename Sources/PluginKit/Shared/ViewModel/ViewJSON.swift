@@ -27,6 +27,9 @@ extension ViewNode {
         case let .progress(label, fraction):
             ["kind": "progress", "label": .optional(label), "value": fraction.map { .number(String($0)) } ?? .null]
         case let .link(title, target): ["kind": "link", "title": .string(title), "target": .string(target)]
+        case let .chart(chart):
+            ["kind": "chart", "title": .optional(chart.title), "style": .string(chart.style.rawValue),
+             "points": .array(chart.points.map { ["label": .string($0.label), "value": .number(String($0.value))] })]
         case let .unknown(kind): ["kind": "unknown", "unknownKind": .string(kind)]
         }
     }

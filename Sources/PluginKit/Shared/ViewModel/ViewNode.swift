@@ -21,6 +21,8 @@ public indirect enum ViewNode: Equatable, Sendable {
     case image(alt: String, url: String?)
     case progress(label: String?, fraction: Double?)
     case link(title: String, target: String)
+    /// A line or bar sparkline (ViewChart.swift).
+    case chart(Chart)
     /// A node of a kind this host does not know, shown as a placeholder.
     case unknown(kind: String)
 
