@@ -43,4 +43,30 @@ struct CryptoRestartTests {
         let screen = try Self.launch(home, now: "2026-05-01T10:30:00Z", ["--set", "crypto.priceURL=" + offline])
         #expect(screen.texts.contains("No price has been retrieved yet."), "\(screen)")
     }
+
+    @Test("the price screen charts the recent prices, and a restart still has them")
+    func recentPricesCharted() throws {
+        let home = try TestSupport.makeTemporaryDirectory("crypto-history")
+        let environment = CryptoHost.environment.merging(["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]) {
+            _, new in new
+        }
+        func chart(_ market: CryptoMarket, now: String) throws -> JSONValue? {
+            let run = try TestSupport.runHost(["launch", "crypto", "--format", "json", "--now", now, "--actions", "retrieve"] + market.arguments,
+                                              environment: environment)
+            func find(_ node: JSONValue) -> JSONValue? {
+                node["kind"]?.string == "chart" ? node : (node["children"]?.array ?? []).lazy.compactMap(find).first
+            }
+            return try JSONParser.parse(Array(run.stdout.utf8))["view"].flatMap(find)
+        }
+        #expect(try chart(CryptoMarket(), now: "2026-05-01T09:30:00Z") == nil, "one price is no chart yet")
+        let higher = CryptoMarket.coincapBody.replacingOccurrences(of: "43210.5512345678901234", with: "44000.25")
+        let charted = try #require(try chart(CryptoMarket([CryptoMarket.pricePath: [.ok(higher)]]), now: "2026-05-01T10:30:00Z"))
+        let points = charted["points"]?.array ?? []
+        let values = points.compactMap { point -> Double? in
+            guard case let .number(literal)? = point["value"] else { return nil }
+            return Double(literal).map { ($0 * 100).rounded() / 100 }
+        }
+        #expect(values == [43210.55, 44000.25], "\(charted)")
+        #expect(charted["title"]?.string == "Recent prices" && points.last?["label"]?.string?.count == 5, "\(charted)")
+    }
 }
