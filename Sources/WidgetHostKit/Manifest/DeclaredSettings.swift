@@ -31,21 +31,25 @@ public struct DeclaredSetting: Equatable, Sendable {
         case .integer: expected = "an integer"
         case .number: expected = "a number"
         case .boolean: expected = "true or false"
-        case .decimal: expected = "a decimal such as \"50.00\""
+        case .decimal: expected = "a decimal"
         }
         let shown = value.serialized
         if !values.isEmpty {
             guard values.contains(value) else { return "one of \(values.map(\.serialized).joined(separator: ", ")), not \(shown)" }
             return nil
         }
-        guard let number = Self.number(value, kind) else { return "\(expected), not \(shown)" }
-        guard minimum.map({ number < $0 }) == true || maximum.map({ number > $0 }) == true else { return nil }
+        let range: String
         switch (minimum, maximum) {
-        case let (minimum?, maximum?): return "\(expected) from \(Self.text(minimum)) to \(Self.text(maximum)), not \(shown)"
-        case let (minimum?, nil): return "\(expected) of at least \(Self.text(minimum)), not \(shown)"
-        case let (nil, maximum?): return "\(expected) of at most \(Self.text(maximum)), not \(shown)"
-        case (nil, nil): return nil
+        case let (minimum?, maximum?): range = " from \(Self.text(minimum)) to \(Self.text(maximum))"
+        case let (minimum?, nil): range = " of at least \(Self.text(minimum))"
+        case let (nil, maximum?): range = " of at most \(Self.text(maximum))"
+        case (nil, nil): range = ""
         }
+        let example = kind == .decimal ? ", written like 50.00" : ""
+        guard let number = Self.number(value, kind), minimum.map({ number >= $0 }) != false, maximum.map({ number <= $0 }) != false else {
+            return "\(expected)\(range)\(example), not \(shown)"
+        }
+        return nil
     }
 
     /// The JSON a person means by `text` on the command line: a string for a
