@@ -92,7 +92,8 @@ struct DeclaredSettingsTests {
     @Test("every scanning command's check: each bad value in the configuration and --set, for widgets that declare settings")
     func configurationProblems() throws {
         let gauge = try Self.manifest(settings: Self.gauge)
-        let silent = try Manifest(json: try JSONParser.parse(#"{"abi": "1.0", "id": "org.example.quiet", "name": "Quiet", "version": "1.0.0", "screens": [{"id": "m"}]}"#))
+        let silent = try Manifest(json: try JSONParser.parse(
+            #"{"abi": "1.0", "id": "org.example.quiet", "name": "Quiet", "version": "1.0.0", "screens": [{"id": "m"}]}"#))
         var config = HostConfig(root: try JSONParser.parse(#"{"plugins": {"gauge": {"unit": "C", "scale": "big"}, "quiet": {"anything": 1}}}"#))
         try config.set("gauge.refreshSeconds=0")
         config.addressShortNames(among: [gauge, silent])

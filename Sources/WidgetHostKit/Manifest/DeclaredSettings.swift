@@ -114,7 +114,8 @@ extension DeclaredSetting {
     init(json: JSONValue) throws(ManifestError) {
         guard json.isObject else { throw ManifestError("manifest field \"settings\" must be an array of objects") }
         guard let key = json["key"]?.string, Self.isValidKey(key) else {
-            throw ManifestError("manifest setting \(json["key"]?.serialized ?? "without a key"): \"key\" must be 1 to 64 of [A-Za-z0-9_-], starting with a letter")
+            let named = json["key"]?.serialized ?? "without a key"
+            throw ManifestError("manifest setting \(named): \"key\" must be 1 to 64 of [A-Za-z0-9_-], starting with a letter")
         }
         let context = "manifest setting \"\(key)\""
         guard let typeName = json["type"]?.string, let kind = Kind(rawValue: typeName) else {

@@ -6,7 +6,8 @@ public enum ManifestWarnings {
     /// The keys the host reads, by the object they are in ("" is the top
     /// level, "screens[]" each screen).
     static let knownKeys: [String: [String]] = [
-        "": ["abi", "id", "name", "version", "vendor", "description", "screens", "services", "topics", "contracts", "http", "store", "refreshes", "sizes", "settings"],
+        "": ["abi", "id", "name", "version", "vendor", "description", "screens", "services", "topics", "contracts", "http", "store", "refreshes", "sizes",
+             "settings"],
         "settings[]": ["key", "type", "default", "values", "minimum", "maximum", "help"],
         "screens[]": ["id", "title", "actions"],
         "services": ["required", "optional"],
