@@ -119,7 +119,7 @@ struct BrokenConfigurationTests {
 
     @Test("a good configuration gives list no word and exit 0")
     func listWithGoodConfiguration() throws {
-        let home = try Self.configHome(#"{"plugins": {"crypto": {"currency": "EUR"}}}"#)
+        let home = try Self.configHome(#"{"plugins": {"crypto": {"refreshSeconds": 60}}}"#)
         let run = try TestSupport.runHost(["list", "--plugin-dir", TestSupport.productsDirectory], environment: ["XDG_CONFIG_HOME": home])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.isEmpty, "\(run)")

@@ -15,8 +15,10 @@ enum AmountProblem: Error, Equatable, Sendable {
 /// two digits, in ASCII, nothing around it. Anything else is refused with a
 /// reason rather than coerced: no trimming, no signs, no grouping, no
 /// exponents, no rounding of extra decimals. The result is in minor units.
+/// Where the shopper's locale writes a decimal comma (fr_CA: `12,50`), what
+/// they type may use it instead of the point; nothing else changes.
 enum AmountParser {
-    static func parse(_ text: String, currency: CurrencyCode) -> Result<Int64, AmountProblem> {
+    static func parse(_ text: String, currency: CurrencyCode, decimalComma: Bool = false) -> Result<Int64, AmountProblem> {
         guard let first = text.first, let last = text.last else { return .failure(.empty) }
         if first.isWhitespace || last.isWhitespace { return .failure(.surroundingSpace) }
 
@@ -32,7 +34,7 @@ enum AmountParser {
         let integer = digits()
         var fraction: ArraySlice<UInt8> = []
         var hasPoint = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || (decimalComma && bytes[index] == UInt8(ascii: ",")) {
             hasPoint = true
             index += 1
             fraction = digits()

@@ -101,7 +101,8 @@ struct ActiveCheckout: Sendable {
     }
 
     private static func schedule(_ text: String, _ settings: CheckoutSettings, _ today: CalendarDate) -> Result<PaymentSchedule, CheckoutIssue> {
-        switch AmountParser.parse(text, currency: settings.currency) {
+        // What a shopper types may be written as their locale writes it (12,50 in fr_CA).
+        switch AmountParser.parse(text, currency: settings.currency, decimalComma: settings.locale.writesDecimalComma) {
         case let .success(units): schedule(Money(minorUnits: units, currency: settings.currency), settings, today)
         case let .failure(problem):
             .failure(CheckoutText(locale: settings.locale).amountIssue(problem, input: text, currency: settings.currency))

@@ -1,89 +1,73 @@
-/// Every sentence the widget shows. What a shopper reads follows the
-/// configured locale (English, or French for fr_CA); what only a developer
-/// can fix (configuration, tokens, stored orders) is in English, since the
+/// Every sentence the widget shows. What a shopper reads is translated
+/// (CheckoutFrench, through the SDK's Translations): into the configured
+/// locale's language when it has one (fr_CA), else the person's (`LANG`);
+/// money and dates follow the configured locale. What only a developer can
+/// fix (configuration, tokens, stored orders) is in English, since the
 /// locale itself may be what is wrong.
 struct CheckoutText: Sendable {
     let locale: CheckoutLocale
     let money: MoneyFormatter
+    private let text: Translations
 
-    init(locale: CheckoutLocale) {
+    init(locale: CheckoutLocale, preferences: [String] = Translations.preferences()) {
         self.locale = locale
         money = MoneyFormatter(locale: locale)
+        text = Translations(["fr": CheckoutFrench.table], preferences: locale.isFrench ? ["fr_CA", "fr"] : preferences)
     }
-
-    private var french: Bool { locale.isFrench }
-    /// French puts a no-break space before a colon.
-    private var colon: String { french ? "\u{00A0}: " : ": " }
 
     // MARK: The schedule
 
     /// The original's breakdown line. Pounds drop "interest-free".
     func breakdown(_ instalment: Money) -> String {
-        let amount = money.string(instalment)
-        if french { return instalment.currency == .GBP ? "ou 4 versements de \(amount)" : "ou 4 versements sans intérêts de \(amount)" }
-        return instalment.currency == .GBP ? "or 4 payments of \(amount)" : "or 4 interest-free payments of \(amount)"
+        text(instalment.currency == .GBP ? "or 4 payments of {0}" : "or 4 interest-free payments of {0}", money.string(instalment))
     }
 
-    var logo: String { french ? "Payez en 4" : "Pay in 4" }
-    var scheduleHeader: String { french ? "Calendrier des versements" : "Payment schedule" }
-    var today: String { french ? "aujourd'hui" : "today" }
-    var amountLabel: String { french ? "Total de la commande" : "Order total" }
-    func dueToday(_ amount: Money) -> String { (french ? "À payer aujourd'hui" : "Due today") + colon + money.string(amount) }
-    func orderTotal(_ amount: Money) -> String { amountLabel + colon + money.string(amount) }
-    func reference(_ text: String) -> String { (french ? "Référence de la commande" : "Order reference") + colon + text }
-    func checksum(_ text: String) -> String { (french ? "Somme de contrôle" : "Schedule checksum") + colon + text }
+    var logo: String { text("Pay in 4") }
+    var scheduleHeader: String { text("Payment schedule") }
+    var today: String { text("today") }
+    var amountLabel: String { text("Order total") }
+    func dueToday(_ amount: Money) -> String { text("Due today: {0}", money.string(amount)) }
+    func orderTotal(_ amount: Money) -> String { text("Order total: {0}", money.string(amount)) }
+    func reference(_ reference: String) -> String { text("Order reference: {0}", reference) }
+    func checksum(_ checksum: String) -> String { text("Schedule checksum: {0}", checksum) }
 
     // MARK: The amount
 
+    /// An amount as the shopper may type it, for examples and the field's placeholder.
+    var amountExample: String { text("250.00") }
+
     func amountIssue(_ problem: AmountProblem, input: String, currency: CurrencyCode) -> CheckoutIssue {
-        let shown = french ? "« \(Self.clip(input)) »" : "\"\(Self.clip(input))\""
-        // Amounts are typed in one machine format everywhere (the original's
-        // sendUpdate takes "250.00"), so the example is the same in French.
-        let example = "250.00"
+        let shown = text("\"{0}\"", Self.clip(input))
+        let example = amountExample
         let largest = money.string(Money(minorUnits: currency.largestMinorUnits, currency: currency))
         switch problem {
         case .empty:
-            return CheckoutIssue(.amountMissing, french ? "Entrez le total de la commande, par exemple \(example)"
-                                                        : "Enter the order total, such as \(example)")
+            return CheckoutIssue(.amountMissing, text("Enter the order total, such as {0}", example))
         case .surroundingSpace:
-            return CheckoutIssue(.amountHasSpaces, french
-                ? "Le montant \(shown) est entouré d'espaces\(colon)entrez seulement le montant, par exemple \(example)"
-                : "The amount \(shown) has spaces around it: enter only the amount, such as \(example)")
+            return CheckoutIssue(.amountHasSpaces, text("The amount {0} has spaces around it: enter only the amount, such as {1}", shown, example))
         case .notANumber:
-            return CheckoutIssue(.amountNotANumber, french
-                ? "\(shown) n'est pas un montant\(colon)entrez des chiffres avec au plus 2 décimales, par exemple \(example)"
-                : "\(shown) is not an amount: enter digits with at most 2 decimal places, such as \(example)")
+            return CheckoutIssue(.amountNotANumber, text("{0} is not an amount: enter digits with at most 2 decimal places, such as {1}", shown, example))
         case .exponent:
-            return CheckoutIssue(.amountHasExponent, french
-                ? "\(shown) contient un exposant\(colon)entrez le montant au complet, par exemple 1000.00"
-                : "\(shown) has an exponent: write the amount in full, such as 1000.00")
+            return CheckoutIssue(.amountHasExponent, text("{0} has an exponent: write the amount in full, such as {1}", shown, text("1000.00")))
         case .negative:
-            return CheckoutIssue(.amountNegative, french ? "Le montant \(shown) est négatif\(colon)entrez le total de la commande"
-                                                         : "The amount \(shown) is negative: enter the order total")
+            return CheckoutIssue(.amountNegative, text("The amount {0} is negative: enter the order total", shown))
         case .zero:
-            return CheckoutIssue(.amountZero, french ? "Le montant doit être supérieur à zéro" : "The amount must be more than zero")
+            return CheckoutIssue(.amountZero, text("The amount must be more than zero"))
         case .tooPrecise:
-            return CheckoutIssue(.amountTooPrecise, french
-                ? "\(shown) a plus de 2 décimales\(colon)les montants en \(currency.rawValue) s'arrêtent aux cents"
-                : "\(shown) has more than 2 decimal places: \(currency.rawValue) amounts stop at the cent")
+            return CheckoutIssue(.amountTooPrecise, text("{0} has more than 2 decimal places: {1} amounts stop at the cent", shown, currency.rawValue))
         case .tooLarge:
-            return CheckoutIssue(.amountTooLarge, french ? "\(shown) dépasse le plus grand montant accepté, \(largest)"
-                                                         : "\(shown) is more than the largest amount accepted, \(largest)")
+            return CheckoutIssue(.amountTooLarge, text("{0} is more than the largest amount accepted, {1}", shown, largest))
         }
     }
 
     /// The message for an order total outside the configured limits.
     func range(minimum: Money, maximum: Money) -> String {
-        french
-            ? "Le paiement en 4 versements est offert pour les commandes entre \(money.limit(minimum)) et \(money.limit(maximum))"
-            : "Pay in 4 is available for orders between \(money.limit(minimum)) – \(money.limit(maximum))"
+        text("Pay in 4 is available for orders between {0} – {1}", money.limit(minimum), money.limit(maximum))
     }
 
     func cannotSplit(_ total: Money) -> String {
-        let cent = money.string(Money(minorUnits: 1, currency: total.currency))
-        return french
-            ? "Une commande de \(money.string(total)) ne peut pas être divisée en 4 versements d'au moins \(cent)"
-            : "An order of \(money.string(total)) cannot be split into 4 payments of at least \(cent)"
+        text("An order of {0} cannot be split into 4 payments of at least {1}", money.string(total),
+             money.string(Money(minorUnits: 1, currency: total.currency)))
     }
 
     // MARK: Developer-facing, in English

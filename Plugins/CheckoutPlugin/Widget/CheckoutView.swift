@@ -40,7 +40,7 @@ enum CheckoutView {
             views += problem(issue)
             if let reference = checkout.order?.merchantReference { views.append(Text(text.reference(reference)).style(.caption)) }
         }
-        views.append(Field(text.amountLabel, action: "update", placeholder: "250.00",
+        views.append(Field(text.amountLabel, action: "update", placeholder: text.amountExample,
                            value: CheckoutText.clip(checkout.input), amount: true))
         return views
     }

@@ -26,6 +26,9 @@ enum CheckoutLocale: String, CaseIterable, Sendable {
 
     var isFrench: Bool { self == .fr_CA }
 
+    /// Whether money is written `12,50` here (MoneyFormatter), so typed that way too.
+    var writesDecimalComma: Bool { isFrench }
+
     /// The currency whose symbol needs no country prefix here.
     var homeCurrency: CurrencyCode {
         switch self {

@@ -15,5 +15,6 @@ WH_MANIFEST("{"
     "\"description\": \"The Bitcoin price the Crypto widget knows, asked through its contract.\","
     "\"screens\": [{\"id\": \"ticker\", \"title\": \"Bitcoin ticker\", \"actions\": []}],"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"], \"optional\": [\"widget-host.clock/2\"]},"
+    "\"settings\": [],"
     "\"contracts\": {\"requires\": [\"org.widgethost.crypto.price/1\"]}"
 "}")

@@ -22,5 +22,6 @@ WH_MANIFEST("{"
     "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\"],"
                   " \"optional\": [\"widget-host.clock/2\", \"widget-host.store/1\", \"widget-host.bus/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]},"
+    "\"settings\": [],"
     "\"store\": {\"groups\": {\"trips\": \"read\"}}"
 "}")

@@ -39,6 +39,8 @@ enum Completion: Sendable, Equatable {
     case plugin
     /// A plugin name, or a plugin file.
     case pluginOrFile
+    /// The settings declared by the plugin the word before names.
+    case setting
     /// A command's or help topic's name.
     case helpPage
     case words([String])

@@ -6,6 +6,8 @@ struct CompletionScripts {
     static let shells = ["bash", "zsh", "fish"]
     /// The hidden command that prints the plugin names to complete, one a line.
     static let pluginNamesCommand = "__plugin-names"
+    /// The hidden command that prints the settings a plugin declares, one a line.
+    static let settingKeysCommand = "__setting-keys"
 
     let commands: [Command]
     /// What `widget-host` takes with no command (the home screen).
@@ -39,6 +41,7 @@ struct CompletionScripts {
         _widget_host_files() { compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); }
         _widget_host_directories() { compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); }
         _widget_host_plugins() { _widget_host_words "$(widget-host \(Self.pluginNamesCommand) 2>/dev/null)"; }
+        _widget_host_settings() { _widget_host_words "$(widget-host \(Self.settingKeysCommand) "$prev" 2>/dev/null)"; }
         _widget_host_plugins_or_files() {
             _widget_host_files
             local plugins
@@ -118,6 +121,7 @@ struct CompletionScripts {
         case .directory: "_widget_host_directories"
         case .plugin: "_widget_host_plugins"
         case .pluginOrFile: "_widget_host_plugins_or_files"
+        case .setting: "_widget_host_settings"
         case .helpPage, .words: "_widget_host_words \"\(words(completion).joined(separator: " "))\""
         }
     }
@@ -139,6 +143,11 @@ struct CompletionScripts {
         }
         _widget_host_plugins_or_files() {
             _alternative 'plugins:plugin:_widget_host_plugins' 'files:file:_files'
+        }
+        _widget_host_settings() {
+            local -a keys
+            keys=(${(f)"$(widget-host \(Self.settingKeysCommand) ${words[CURRENT-1]} 2>/dev/null)"})
+            compadd -a keys
         }
         _widget_host() {
             if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then
@@ -179,6 +188,7 @@ struct CompletionScripts {
         case .directory: "_files -/"
         case .plugin: "_widget_host_plugins"
         case .pluginOrFile: "_widget_host_plugins_or_files"
+        case .setting: "_widget_host_settings"
         case .helpPage, .words: "(\(words(completion).joined(separator: " ")))"
         }
     }
@@ -202,6 +212,9 @@ struct CompletionScripts {
             "# fish completion for widget-host; made by `widget-host completion fish`.",
             "function __widget_host_plugins",
             "    widget-host \(Self.pluginNamesCommand) 2>/dev/null",
+            "end",
+            "function __widget_host_settings",
+            "    widget-host \(Self.settingKeysCommand) (commandline -opc)[-1] 2>/dev/null",
             "end",
             "# True when the command being completed is widget-host $argv[1].",
             "function __widget_host_command",
@@ -239,6 +252,7 @@ struct CompletionScripts {
         case .directory: "-a '(__fish_complete_directories)'"
         case .plugin: "-a '(__widget_host_plugins)'"
         case .pluginOrFile: "-F -a '(__widget_host_plugins)'"
+        case .setting: "-a '(__widget_host_settings)'"
         case .helpPage, .words: "-a \(fishQuote(words(completion).joined(separator: " ")))"
         }
     }

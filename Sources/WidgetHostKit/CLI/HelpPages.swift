@@ -45,6 +45,32 @@ enum HelpPages {
         }
     )
 
+    /// The notes of `widget-host config`: the file, its example, and --set.
+    static var configNotes: String {
+        """
+        The configuration is JSON, read from --config FILE or else, if it exists,
+        \(under("XDG_CONFIG_HOME", HostConfig.defaultPath)) (default \(byDefault(HostConfig.defaultPath))).
+        Every key of "host" is shown here with its default:
+
+        \(configExample)
+
+        "plugins" has a section per plugin (by full id or last part); each plugin sees
+        only its own. --set PLUGIN.KEY=VALUE overrides one key (VALUE is JSON if it
+        parses, else a string). launch, timeline, list and the home screen read it:
+        a broken file is an error there, and a section or --set naming no plugin found
+        is a warning with the closest known name.
+
+        A widget that declares its settings in its manifest ("settings") has each value
+        checked: config set refuses a key it does not declare or a value of the wrong
+        type or range, naming the setting and the widget, and leaves the file as it
+        was; every command that reads the configuration warns about such a value.
+        config set writes the whole file again, its values and their order kept, in
+        one layout, through a temporary file renamed over it. Examples:
+          widget-host config set checkout locale fr_CA
+          widget-host config list crypto
+        """
+    }
+
     /// How to install a completion script: the notes of `widget-host completion`.
     static let completionNotes = """
         `widget-host completion SHELL` prints a completion script made from the same
@@ -68,19 +94,6 @@ enum HelpPages {
         A plugin is named by its full id (org.widgethost.trips), the last part of its
         id (trips) or its display name ("My Trips"), in any case; commands that take a
         plugin file accept a path too (anything with a slash or ending in .so).
-        """),
-        Topic(name: "config", summary: "the configuration file, --config and --set", text: """
-        The configuration is JSON, read from --config FILE or else, if it exists,
-        \(under("XDG_CONFIG_HOME", HostConfig.defaultPath)) (default \(byDefault(HostConfig.defaultPath))).
-        Every key of "host" is shown here with its default:
-
-        \(configExample)
-
-        "plugins" has a section per plugin (by full id or last part); each plugin sees
-        only its own. --set PLUGIN.KEY=VALUE overrides one key (VALUE is JSON if it
-        parses, else a string). launch, timeline, list and the home screen read it:
-        a broken file is an error there, and a section or --set naming no plugin found
-        is a warning with the closest known name.
         """),
         Topic(name: "environment", summary: "the environment variables widget-host reads", text: """
           WIDGET_HOST_PLUGIN_PATH   directories to search for plugins (colon-separated)

@@ -56,6 +56,7 @@ public struct WidgetHostCLI: Sendable {
         let report = discovery(arguments).scan(searchPath(arguments))
         report.warnings.forEach { console.error("warning: \($0)") }
         Self.configWarnings(config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { console.error("warning: \($0)") }
+        SettingsCheck.problems(config, manifests: report.usable.compactMap(\.manifest)).forEach { console.error("warning: \($0)") }
         return report
     }
 
@@ -73,8 +74,9 @@ public struct WidgetHostCLI: Sendable {
     }
 
     static let commands: [Command] = [DashboardCommand.command, ServeCommand.command, LaunchCommand.command, ListCommand.command, InfoCommand.command,
-                                      ValidateCommand.command, StoreCommand.command, TimelineCommand.command, QuarantineCommand.command, InstallCommand.install,
-                                      InstallCommand.uninstall, NewCommand.command, DevCommand.command, HelpPages.command, completionCommand]
+                                      ValidateCommand.command, StoreCommand.command, ConfigCommand.command, TimelineCommand.command,
+                                      QuarantineCommand.command, InstallCommand.install, InstallCommand.uninstall, NewCommand.command,
+                                      DevCommand.command, HelpPages.command, completionCommand]
 
     static let completionCommand = Command(
         name: "completion",
@@ -107,6 +109,8 @@ public struct WidgetHostCLI: Sendable {
             return 0
         case CompletionScripts.pluginNamesCommand:
             return printPluginNames()
+        case CompletionScripts.settingKeysCommand:
+            return printSettingKeys(arguments.dropFirst().first ?? "")
         case PluginHostChild.command:
             return PluginHostChild.run(Array(arguments.dropFirst()))
         default:
@@ -154,6 +158,14 @@ public struct WidgetHostCLI: Sendable {
         let manifests = discovery(Arguments()).scan(searchPath(Arguments())).usable.compactMap(\.manifest)
         var seen: Set<String> = []
         for name in manifests.flatMap({ [$0.id.value, $0.id.shortName] }) where seen.insert(name).inserted { console.line(name) }
+        return 0
+    }
+
+    /// For completion scripts: the settings the plugin `name` declares, one a line.
+    private func printSettingKeys(_ name: String) -> Int32 {
+        let manifests = discovery(Arguments()).scan(searchPath(Arguments())).plugins.compactMap(\.manifest)
+        guard case let .found(id) = PluginNames.resolve(name, among: manifests) else { return 1 }
+        manifests.first { $0.id == id }?.settings?.forEach { console.line($0.key) }
         return 0
     }
 

@@ -42,6 +42,9 @@ public final class Manifest: Equatable, Sendable {
     /// The dashboard card sizes the plugin designs views for (`"sizes"`);
     /// empty when it lists none, and its first screen is cut to its card.
     public let sizes: [CardSize]
+    /// The settings a person may give it (`"settings"`, DeclaredSetting);
+    /// nil when the manifest declares none, so none can be checked.
+    public let settings: [DeclaredSetting]?
 
     /// The manifest's JSON, as the host shows it in `info --json`.
     public let json: JSONValue
@@ -115,6 +118,7 @@ public final class Manifest: Equatable, Sendable {
         }
         storeGroups = try StoreGroups.grants(from: json["store"])
         sizes = try Self.sizes(fields)
+        settings = try DeclaredSetting.all(in: json["settings"])
         self.json = json
     }
 }

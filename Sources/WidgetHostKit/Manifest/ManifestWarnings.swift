@@ -6,7 +6,9 @@ public enum ManifestWarnings {
     /// The keys the host reads, by the object they are in ("" is the top
     /// level, "screens[]" each screen).
     static let knownKeys: [String: [String]] = [
-        "": ["abi", "id", "name", "version", "vendor", "description", "screens", "services", "topics", "contracts", "http", "store", "refreshes", "sizes"],
+        "": ["abi", "id", "name", "version", "vendor", "description", "screens", "services", "topics", "contracts", "http", "store", "refreshes", "sizes",
+             "settings"],
+        "settings[]": ["key", "type", "default", "values", "minimum", "maximum", "help"],
         "screens[]": ["id", "title", "actions"],
         "services": ["required", "optional"],
         "topics": ["publish", "subscribe"],
@@ -64,6 +66,9 @@ public enum ManifestWarnings {
         var found = unknown(in: json, scope: "", prefix: "")
         for (index, screen) in (json["screens"]?.array ?? []).enumerated() {
             found += unknown(in: screen, scope: "screens[]", prefix: "screens[\(index)].")
+        }
+        for (index, setting) in (json["settings"]?.array ?? []).enumerated() {
+            found += unknown(in: setting, scope: "settings[]", prefix: "settings[\(index)].")
         }
         for scope in ["services", "topics", "contracts", "http", "store"] {
             if let nested = json[scope] { found += unknown(in: nested, scope: scope, prefix: scope + ".") }
