@@ -81,7 +81,7 @@ private func putBookings(_ host: String, _ environment: [String: String], code: 
     guard put.terminationStatus == 0 else { throw BenchError("store put failed") }
 }
 
-private func voluntarySwitches(_ pid: Int32) -> Int {
+func voluntarySwitches(_ pid: Int32) -> Int {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
     return tasks.reduce(0) { total, task in
         let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
@@ -90,14 +90,14 @@ private func voluntarySwitches(_ pid: Int32) -> Int {
     }
 }
 
-private func proportionalSetKiB(_ pid: Int32) -> Int {
+func proportionalSetKiB(_ pid: Int32) -> Int {
     let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
     let line = rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
     return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
 }
 
 /// A pseudo-terminal whose output a thread counts as it comes.
-private final class PseudoTerminal: @unchecked Sendable {
+final class PseudoTerminal: @unchecked Sendable {
     let replica: FileHandle
     private let primary: Int32
     private let count = WidgetHostKit.Locked(0)

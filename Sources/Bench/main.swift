@@ -21,7 +21,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
-    Usage: widget-host-bench [--quick] [--json] [--instructions | --instructions-only] [--check FILE]
+    Usage: widget-host-bench [--quick] [--json] [--instructions | --instructions-only | --dashboard-only] [--check FILE]
 
     Every figure is the median of repeated runs.
 
@@ -30,6 +30,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
       --instructions  also count instructions per operation under callgrind
                 (needs valgrind and objcopy), beside the wall-clock medians
       --instructions-only  only the instruction rows (no wall-clock suites)
+      --dashboard-only  only the dashboard rows (idle wake-ups, an update's
+                bytes, the 12-card first frame under callgrind, memory)
       --json    print the rows as JSON
       --check FILE  only the instruction rows, each compared with FILE (this
                 command's --json output, checked in); exits 1 when a row is
@@ -40,7 +42,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     """)
     exit(0)
 }
-let flags = ["--quick", "--json", "--instructions", "--instructions-only"]
+let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only"]
 var checkFile: String?
 var index = 0
 while index < arguments.count {
@@ -65,7 +67,9 @@ do {
     defer { farm.remove() }
     let expected = try checkFile.map(InstructionCheck.load)
     var rows: [Measurement] = []
-    if !instructionsOnly {
+    if arguments.contains("--dashboard-only") {
+        rows += try dashboardBench(farm, effort) + dashboardScaleBench(farm, effort, callgrind: true)
+    } else if !instructionsOnly {
         rows += try discoveryBench(farm, effort)
         rows += try loadBench(effort)
         rows += try callBench(farm, effort)
@@ -77,6 +81,7 @@ do {
         rows += tripsBench(effort)
         rows += try isolationBench(farm, effort)
         rows += try dashboardBench(farm, effort)
+        rows += try dashboardScaleBench(farm, effort, callgrind: arguments.contains("--instructions"))
     }
     if instructionsOnly || arguments.contains("--instructions") { rows += try Instructions.bench(farm, effort) }
     if let expected {

@@ -27,7 +27,7 @@ public struct WidgetHostCLI: Sendable {
     /// The host's services as the environment and options configure them.
     func makeRuntime(config: HostConfig = .empty, clock: HostClock = HostClock()) -> HostRuntime {
         HostRuntime(config: config, clock: clock, storeDirectory: SharedStore.defaultDirectory(environment),
-                    log: HostLog(environment: environment, file: LogFile(environment: environment)))
+                    log: HostLog(environment: environment, file: LogFile(environment: environment), capturesStandardError: true))
     }
 
     /// The configuration file (`--config`, else the default one if it

@@ -69,6 +69,8 @@ public final class WidgetSession {
     /// The widgets that asked to be drawn again since `takeWoken()`; set
     /// from any thread, so a dashboard redraws only their cards.
     private let woken = Locked<Set<PluginID>>([])
+    /// The thread that made the session, where contracts asked off it are answered.
+    let owner = OwnerThread()
 
     public init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess) {
         self.runtime = runtime
@@ -276,8 +278,11 @@ public final class WidgetSession {
         return true
     }
 
-    /// Delivers waiting bus events to every instance, until none are left.
+    /// Runs what other threads handed the session's thread (a contract
+    /// asked off it), then delivers waiting bus events to every instance,
+    /// until none are left.
     public func settleEvents() {
+        owner.runPending()
         var delivered = 1
         while delivered > 0 {
             delivered = instances.values.reduce(0) { $0 + $1.pump() }
@@ -321,7 +326,15 @@ extension WidgetSession: ContractProviders {
         contractProviders.withLock { $0[contract] }
     }
 
+    /// Asked from any thread; the provider is found (and started) on the
+    /// session's own thread (`OwnerThread`), which alone touches its widgets.
     public func answer(_ contract: String, from provider: PluginID) -> Result<[UInt8], ContractFailure> {
+        let session = SessionReference(session: self)
+        return owner.perform(signal: wakeup.signal) { session.session.answerOnOwner(contract, from: provider) }
+            ?? .failure(.unavailable("the host was busy for \(Int(OwnerThread.timeout)) s and did not get to it"))
+    }
+
+    private func answerOnOwner(_ contract: String, from provider: PluginID) -> Result<[UInt8], ContractFailure> {
         let instance: any WidgetInstance
         do { instance = try self.instance(provider) } catch { return .failure(.unavailable(error.description)) }
         do {
@@ -332,6 +345,11 @@ extension WidgetSession: ContractProviders {
             return .failure(.failed("\(provider) failed to answer: \(error)"))
         }
     }
+}
+
+/// A session handed to its own thread by another (`OwnerThread.perform`), which runs it there only.
+private struct SessionReference: @unchecked Sendable {
+    let session: WidgetSession
 }
 
 /// The manifests a session knows, shared with its navigator's catalog

@@ -23,6 +23,10 @@ public final class HostLog: Sendable {
     private let notices = Locked<[String: String]>([:])
     private let owned = Locked(false)
     private let latest = Locked<String?>(nil)
+    private let capture = Locked<StderrCapture?>(nil)
+    /// Whether owning the screen moves fd 2: the command line's log does; a
+    /// log made inside a test must leave the test process's stderr alone.
+    private let captureStandardError: Bool
 
     /// The lines a source logged in the current second, and those dropped.
     private struct Budget {
@@ -31,17 +35,20 @@ public final class HostLog: Sendable {
         var dropped = 0
     }
 
-    public init(threshold: LogLevel = .warning, sink: @escaping Sink = HostLog.standardError, file: LogFile? = nil) {
+    public init(threshold: LogLevel = .warning, sink: @escaping Sink = HostLog.standardError, file: LogFile? = nil,
+                capturesStandardError: Bool = false) {
         self.threshold = threshold
+        captureStandardError = capturesStandardError
         self.sink = sink
         self.file = file
     }
 
     /// An unknown WIDGET_HOST_LOG value is said, not ignored, with the closest level.
-    public convenience init(environment: [String: String], sink: @escaping Sink = HostLog.standardError, file: LogFile? = nil) {
+    public convenience init(environment: [String: String], sink: @escaping Sink = HostLog.standardError, file: LogFile? = nil,
+                            capturesStandardError: Bool = false) {
         let value = environment["WIDGET_HOST_LOG"]
         let level = LogLevel.allCases.first { $0.name == value?.lowercased() }
-        self.init(threshold: level ?? .warning, sink: sink, file: file)
+        self.init(threshold: level ?? .warning, sink: sink, file: file, capturesStandardError: capturesStandardError)
         if let value, level == nil {
             let names = LogLevel.allCases.map(\.name)
             let hint = Suggestions.closest(to: value, among: names).map { "did you mean '\($0)'? " } ?? ""
@@ -69,10 +76,20 @@ public final class HostLog: Sendable {
     /// The latest warning or error from any source, as "source: message".
     public var latestWarning: String? { latest.withLock { $0 } }
 
-    /// Whether a full-screen view owns the terminal: lines then skip stderr.
+    /// Whether a full-screen view owns the terminal: lines then skip stderr,
+    /// and fd 2 itself is captured into the log (`StderrCapture`), so a
+    /// plugin's raw writes to it cannot draw over the screen either.
     public var screenOwned: Bool {
         get { owned.withLock { $0 } }
-        set { owned.withLock { $0 = newValue } }
+        set {
+            // Owned before fd 2 moves and until it is back, so no line of ours goes down the pipe to come back.
+            if newValue { owned.withLock { $0 = true } }
+            capture.withLock { capture in
+                if newValue, capture == nil, captureStandardError { capture = StderrCapture(log: self) }
+                if !newValue { capture?.restore(); capture = nil }
+            }
+            if !newValue { owned.withLock { $0 = false } }
+        }
     }
 
     private func emit(_ line: String) {
