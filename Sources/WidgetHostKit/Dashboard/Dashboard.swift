@@ -11,6 +11,8 @@ public final class Dashboard {
         /// Crashes in a row, for the back-off; and when to start it again.
         var crashes = 0
         public var restartAt: Int64?
+        /// Stopped too often (the crash-loop breaker): not restarted until asked again.
+        public var quarantined = false
         var refreshedAt: Int64?
         /// The widget said it is still loading, so the stale view from the
         /// last run stands in; a script waits for the fresh one.
@@ -84,6 +86,7 @@ public final class Dashboard {
             // Still loading: the last good view stays, marked stale, until the fresh one is in.
             card.awaitingFresh = true
         case let .success(view):
+            card.quarantined = false
             card.content = CardContent(title: card.content.title, view: view, error: rendered.declaredError, renderedAt: now)
             card.content.cut = cut
             card.crashes = 0
@@ -94,7 +97,12 @@ public final class Dashboard {
         case let .failure(failure):
             card.content.stale = card.content.view != nil
             card.content.error = failure.description
-            if session.failure(of: manifest.id) != nil {
+            if failure.description.contains(QuarantineStore.refusal) {
+                // A crash loop: no more restarts until the file changes, the quarantine is lifted, or `r` asks again.
+                card.restartAt = nil
+                card.quarantined = true
+                card.content.notice = "quarantined (crash loop)"
+            } else if session.failure(of: manifest.id) != nil {
                 card.crashes += 1
                 let seconds = Self.backoff(crashes: card.crashes)
                 card.restartAt = now + seconds * 1000
@@ -159,7 +167,7 @@ public final class Dashboard {
 
     /// A card that never rendered, or a stale one: a script waits for these.
     public func isLoading(_ index: Int) -> Bool {
-        guard cards[index].manifest != nil, cards[index].restartAt == nil else { return false }
+        guard cards[index].manifest != nil, cards[index].restartAt == nil, !cards[index].quarantined else { return false }
         if case let .stack(_, children)? = cards[index].content.view, children.isEmpty { return true }
         return cards[index].awaitingFresh || cards[index].content.view?.containsIndeterminateProgress == true
             || cards[index].content.renderedAt == nil

@@ -74,7 +74,7 @@ enum DashboardCommand {
         var failed = false
         for index in dashboard.cards.indices {
             let card = dashboard.cards[index]
-            if card.content.view == nil || card.restartAt != nil {
+            if card.content.view == nil || card.restartAt != nil || card.quarantined {
                 cli.console.error("card \(index + 1) (\(card.content.title)) could not render: \(card.content.error ?? "no view")")
                 failed = true
             } else if dashboard.isLoading(index) {

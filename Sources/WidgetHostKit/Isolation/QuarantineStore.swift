@@ -59,10 +59,13 @@ public struct QuarantineStore: Sendable {
 
         /// The words `list`, `info` and a refused launch show.
         public var quarantineReason: String? {
-            quarantined.map { "quarantined: it stopped \(QuarantineStore.crashLimit) times in 5 minutes (last: \($0.reason)); "
+            quarantined.map { QuarantineStore.refusal + "it stopped \(QuarantineStore.crashLimit) times in 5 minutes (last: \($0.reason)); "
                 + "it runs again when its file changes, or after: widget-host quarantine lift \(pluginID)" }
         }
     }
+
+    /// How a refusal to start a quarantined plugin begins (the dashboard stops restarting its card).
+    public static let refusal = "quarantined: "
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String

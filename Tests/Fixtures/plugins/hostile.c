@@ -376,6 +376,11 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
     const wh_log_v1 *log = plugin->host->get_service(plugin->host, WH_SERVICE_LOG);
     if (log) log->log(plugin->host, WH_LOG_WARNING, "rendering, and saying so on stderr in a line far longer than any card on this dashboard is wide");
 #endif
+#ifdef STDERR_IN_RENDER
+    /* Raw, past the host's log: it must not draw over a screen the host owns. */
+    fprintf(stderr, "raw stderr from the plugin, in a line far longer than any card on this dashboard is wide\n");
+    fflush(stderr);
+#endif
 #ifdef ALLOCATE_IN_RENDER
     size_t size = (size_t)1 << 30;
     char *block = malloc(size);
