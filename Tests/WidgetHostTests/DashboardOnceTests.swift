@@ -27,6 +27,27 @@ struct DashboardOnceTests {
         #expect(trips.contains("Next: outbound flight IB3436 MAD → CDG") && trips.contains("in 22 h 05 min"), "\(trips)")
     }
 
+    @Test("large cards: each shipped widget designs one, with more than its medium card says")
+    func largeCards() throws {
+        let world = try DashboardWorld()
+        let config = world.home + "/large.json"
+        let cards = ["checkout", "crypto", "trips", "ticker"].map { #"{"widget": "\#($0)", "size": "large"}"# }
+        try TestSupport.write(Array(#"{"dashboard": {"cards": [\#(cards.joined(separator: ", "))]}}"#.utf8), to: config)
+        let (_, found) = try world.once(["--config", config])
+        for card in found.values {
+            #expect(card["size"]?.string == "large" && card["cut"] == .bool(false) && card["error"] == .null, "\(card)")
+            #expect(card["position"]?["rows"]?.int64 == 2, "\(card)")
+        }
+        let checkout = DashboardWorld.texts(found["org.widgethost.checkout"])
+        #expect(checkout.contains("Order total: $250.00"), "\(checkout)")
+        #expect(checkout.filter { $0.hasSuffix(", 2026") }.count == 3 && !checkout.contains { $0.hasPrefix("Jun ") }, "dates in full: \(checkout)")
+        let crypto = found["org.widgethost.crypto"]?.serialized ?? ""
+        #expect(crypto.contains(#""header":"Exchanges""#) && crypto.contains("Coinbase: not fetched yet"), "\(crypto)")
+        let trips = found["org.widgethost.trips"]?.serialized ?? ""
+        #expect(trips.contains(#""header":"Then""#), "the steps after the next: \(trips)")
+        #expect(DashboardWorld.texts(found["org.widgethost.ticker"]).contains("Bitcoin"), "the full view's title")
+    }
+
     @Test("text: the grid once, two medium cards a row at 120 columns, no line past the edge; --columns 1 stacks them")
     func text() throws {
         let world = try DashboardWorld()

@@ -63,4 +63,18 @@ struct DashboardRobustnessTests {
         let record = try String(contentsOfFile: world.home + "/state/widget-host/quarantine.json", encoding: .utf8)
         #expect(record.contains("org.example.hostile"), "\(record)")
     }
+
+    @Test("every widget isolated: Ticker, rendering off the dashboard's thread, gets Crypto's price through its contract")
+    func isolatedContract() throws {
+        let world = try DashboardWorld()
+        let terminal = try Self.start(world, ["--isolate"], columns: 120)
+        defer { terminal.kill() }
+        // Crypto's card and Ticker's (which asks Crypto's price contract) both show the price.
+        let screen = try terminal.waitFor("Ticker's price from Crypto") { screen in
+            screen.components(separatedBy: "BTC $43,210.55").count > 2 && screen.contains("Next: outbound flight IB3436")
+        }
+        #expect(screen.contains("4 Ticker"), "\(screen)")
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
 }

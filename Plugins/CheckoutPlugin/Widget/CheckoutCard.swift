@@ -1,5 +1,6 @@
 /// The dashboard cards: the four instalments at a glance. The small card
-/// lists amounts and short dates; the medium one adds the order total.
+/// lists amounts and short dates; the medium one adds the order total; the
+/// large one gives each date in full.
 /// A checkout with a problem shows its error code and message instead.
 enum CheckoutCard {
     static func view(_ state: CheckoutState, size: CardSize) -> String {
@@ -25,7 +26,7 @@ enum CheckoutCard {
             if size != .small { Text(text.orderTotal(schedule.total)).style(.headline) }
             List(rows: schedule.instalments.enumerated().map { index, instalment in
                 Row(id: String(index + 1), title: text.money.string(instalment.amount),
-                    detail: index == 0 ? text.today : instalment.due.short(in: text.locale))
+                    detail: index == 0 ? text.today : size == .large ? instalment.due.long(in: text.locale) : instalment.due.short(in: text.locale))
             })
         case let .failure(issue):
             Badge(issue.code.rawValue).color(.negative)

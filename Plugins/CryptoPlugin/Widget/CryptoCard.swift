@@ -1,6 +1,7 @@
 /// The dashboard cards: the market price and its age at a glance, or
 /// "unavailable" with the last good price. The medium card names the
-/// source; both show a fetch in progress without hiding the price.
+/// source, the large one adds each exchange's price as last fetched; all
+/// show a fetch in progress without hiding the price.
 extension CryptoViews {
     func card(size: CardSize) -> String {
         let state = feeds[.market] ?? FeedState()
@@ -19,6 +20,15 @@ extension CryptoViews {
                 Text("No price yet.").color(.secondary)
             }
             if size != .small, let configuration { Text("BTC in US dollars, from \(configuration.sourceName(.market))").style(.caption) }
+            if size == .large {
+                // A large card has room for the exchanges, as far as they were fetched (the card fetches none itself).
+                Section("Exchanges") {
+                    for exchange in Exchange.allCases {
+                        Text(exchange.name + ": " + (feeds[.exchange(exchange)]?.lastGood.map { MoneyText.dollars($0.price) } ?? "not fetched yet"))
+                            .style(.caption)
+                    }
+                }
+            }
         }.screen(error: state.failure.map { "Price unavailable: \($0.reason)" })
     }
 }

@@ -69,7 +69,9 @@ struct TickerView {
     var isSample: Bool { answer["sample"] == .bool(true) }
 
     func card(size: CardSize) -> View {
-        VStack {
+        // A large card has the room of the full screen: the same view.
+        if size == .large { return view }
+        return VStack {
             if let price = answer["price"]?.string {
                 Text("BTC \(Self.money(price, currency: answer["currency"]?.string))").style(.headline)
                 if let age { Text(size == .small ? (isSample ? "sample, \(age)" : age) : "\(origin), \(age)").style(.caption) }

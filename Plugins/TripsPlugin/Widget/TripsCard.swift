@@ -1,5 +1,5 @@
 /// The dashboard cards: the trip's next step and the time until it (the
-/// step under way too, on a medium card). The countdown is as coarse as it
+/// step under way too, on a medium card; the steps after it on a large one). The countdown is as coarse as it
 /// can be while still true (days and hours a day away, hours and minutes
 /// within a day), so a trip far ahead costs the host one wake-up an hour.
 enum TripsCard {
@@ -19,6 +19,15 @@ enum TripsCard {
                 Text("Next: " + label(step, in: timeline, long: size != .small)).style(.headline)
                 Text(countdown(to: date.milliseconds, now: now)).color(.positive)
                 Text(date.display).style(.caption)
+                if size == .large {
+                    // A large card has room for what follows: up to three later steps, each with its time.
+                    let later = later(timeline, now: now, after: step)
+                    if !later.isEmpty {
+                        Section("Then") {
+                            for (next, when) in later.prefix(3) { Text(label(next, in: timeline, long: false) + " · " + when.display).style(.caption) }
+                        }
+                    }
+                }
             } else if let current {
                 Text(label(current, in: timeline, long: size != .small)).style(.headline)
                 Text("under way").color(.positive)
@@ -74,6 +83,17 @@ enum TripsCard {
         let index = timeline.entryIndex(at: now)
         let steps = timeline.entries[(index ?? 0)...].compactMap(\.step)
         return steps.lazy.map { ($0, moment($0, in: timeline)) }.first { $0.1.milliseconds > now }
+    }
+
+    /// The steps still ahead after `next`, in order, each with its moment.
+    static func later(_ timeline: TripsTimeline, now: Int64, after next: TripStep) -> [(step: TripStep, date: LocalTime)] {
+        var seen = [next]
+        return timeline.entries.compactMap(\.step).compactMap { step in
+            guard !seen.contains(step) else { return nil }
+            seen.append(step)
+            let date = moment(step, in: timeline)
+            return date.milliseconds > now ? (step, date) : nil
+        }
     }
 
     static func moment(_ step: TripStep, in timeline: TripsTimeline) -> LocalTime {

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Whether the dashboard's isolated widgets are called off its thread now:
 /// on while the grid shows (a hung card must not hold the others or the
 /// keys), off while a widget is open full screen or a script renders once,
@@ -30,7 +28,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         var running: (key: String, since: Double)?
     }
 
-    private let queue: DispatchQueue
+    private let queue: SerialWorker
     private let state = Locked(State())
     private let calls: OffThreadCalls
     private let start: () throws -> any WidgetInstance
@@ -38,7 +36,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
     /// `start` makes the widget, on its queue, when it is first called:
     /// a widget slow to start holds only its own card too.
     init(name: String, calls: OffThreadCalls, start: @escaping () throws -> any WidgetInstance) {
-        queue = DispatchQueue(label: "widget-host.card.\(name)")
+        queue = SerialWorker(name: "card \(name)")
         self.calls = calls
         self.start = start
     }
@@ -80,7 +78,8 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
                 wake?()
             }
             // A render still under way in a second: the card says it is not responding.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1.05) { [weak self] in
+            // On the host's one timer thread: a card's queue alone must not keep a clock ticking.
+            WakeScheduler.shared.after(milliseconds: 1050) { [weak self] in
                 guard let self else { return }
                 let wake = state.withLock { $0.running?.since == now ? $0.wake : nil }
                 wake?()
@@ -91,7 +90,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
 
     /// Waits its turn on the queue, as a direct call would wait for the widget.
     private func onQueue<T>(_ body: () throws(WidgetCallError) -> T) throws(WidgetCallError) -> T {
-        try queue.sync { Result<T, WidgetCallError>(catching: body) }.get()
+        try queue.sync(body)
     }
 
     func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
@@ -106,7 +105,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
 
     @discardableResult
     func pump() -> Int {
-        guard calls.enabled else { return queue.sync { state.withLock({ $0.instance })?.pump() ?? 0 } }
+        guard calls.enabled else { return (try? queue.sync { () throws(WidgetCallError) -> Int in state.withLock({ $0.instance })?.pump() ?? 0 }) ?? 0 }
         queue.async { [self] in _ = state.withLock({ $0.instance })?.pump() }
         return 0
     }
