@@ -31,9 +31,10 @@ struct DashboardRobustnessTests {
         // Renders again (r on the hostile card), each writing its line: the screen stays whole.
         try terminal.send("r")
         try terminal.press("Tab")
-        let screen = try terminal.waitFor("▶ 2 ")
+        // The footer says it, as it says a logged warning; nowhere else on the screen is it drawn.
+        let screen = try terminal.waitFor("the focus moved, the line in the footer") { $0.contains("▶ 2 ") && $0.contains("⚠ stderr: raw stderr") }
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(!screen.contains("raw stderr from the plugin"), "raw stderr drawn over the screen:\n\(screen)")
+        #expect(!lines.contains { !$0.hasPrefix("⚠ stderr: ") && $0.contains("raw stderr") }, "raw stderr drawn over the screen:\n\(screen)")
         #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 100 }, "\(screen)")
         try terminal.send("q")
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
