@@ -5,10 +5,19 @@ import HostShim
 /// page comes from the command declarations and the topics below, so help,
 /// the man page and the completions cannot say different things.
 enum HelpPages {
+    /// A topic's text is made when it is shown: `help`'s declaration names
+    /// the topics, and every command's start-up builds that declaration.
     struct Topic: Sendable {
         let name: String
         let summary: String
-        let text: String
+        private let makeText: @Sendable () -> String
+        var text: String { makeText() }
+
+        init(name: String, summary: String, text: @autoclosure @escaping @Sendable () -> String) {
+            self.name = name
+            self.summary = summary
+            makeText = text
+        }
     }
 
     static let searchPath = """

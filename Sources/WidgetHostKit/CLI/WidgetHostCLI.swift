@@ -12,6 +12,9 @@ public struct WidgetHostCLI: Sendable {
     public let executableDirectory: String?
     /// The service ids this host provides (what `makeRuntime` registers).
     public let serviceIDs: Set<String>
+    /// One for the run, so a command that scans twice (the configuration
+    /// resolves short names, then `list` lists) reads each plugin once.
+    private let discoveryCache = DiscoveryCache()
 
     public init(
         environment: [String: String], console: Console = .standard,
@@ -205,7 +208,7 @@ public struct WidgetHostCLI: Sendable {
 
     /// Discovery as the options and environment configure it.
     func discovery(_ arguments: Arguments) -> Discovery {
-        Discovery(allowInsecure: arguments.has("--allow-insecure"), availableServices: serviceIDs)
+        Discovery(allowInsecure: arguments.has("--allow-insecure"), availableServices: serviceIDs, cache: discoveryCache)
     }
 
     func searchPath(_ arguments: Arguments) -> SearchPath {

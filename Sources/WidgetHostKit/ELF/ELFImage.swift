@@ -13,6 +13,8 @@ struct ELFImage {
     /// The first .dynsym name, defined or referenced, that starts with the
     /// reserved prefix, or nil.
     let reservedSymbol: String?
+    /// The dynamic symbols, nil when the file has none.
+    let symbols: DynamicSymbols?
 
     static let maxSectionHeaders = 65_280        // SHN_LORESERVE
     static let maxStringTable = 16 << 20
@@ -68,8 +70,10 @@ struct ELFImage {
         } else {
             manifest = nil
         }
-        (exportsEntry, reservedSymbol) = try Self.symbols(entry: Array(entrySymbol.utf8), reservedPrefix: reservedSymbolPrefix.map { Array($0.utf8) },
-                                                          sections: sections, file: file)
+        let dynamic = try DynamicSymbols(sections: sections, file: file)
+        symbols = dynamic
+        exportsEntry = dynamic?.exportsFunction(Array(entrySymbol.utf8)) ?? false
+        reservedSymbol = reservedSymbolPrefix.flatMap { dynamic?.firstName(startingWith: Array($0.utf8)) }
     }
 
     /// A file cut short is told apart from a corrupt offset by its program
@@ -89,28 +93,6 @@ struct ELFImage {
         if needed > file.size { throw .truncated("its segments need \(needed) bytes but the file has \(file.size)") }
     }
 
-    /// One pass over .dynsym: whether it exports `entry`, and the first name
-    /// starting with `reservedPrefix`.
-    private static func symbols(entry: [UInt8], reservedPrefix: [UInt8]?, sections: [Section],
-                                file: borrowing ReadOnlyFile) throws(ELFError) -> (Bool, String?) {
-        guard let symbols = sections.first(where: { $0.type == 11 }) else { return (false, nil) }   // SHT_DYNSYM
-        guard Int(symbols.link) < sections.count else { throw .corrupt(".dynsym links to section \(symbols.link)") }
-        let table = try contents(of: symbols, in: file, limit: maxSymbolTable, what: ".dynsym")
-        let strings = try contents(of: sections[Int(symbols.link)], in: file, limit: maxStringTable, what: ".dynstr")
-        let bytes = Bytes(table, littleEndian: true)
-        var exportsEntry = false
-        var reserved: String?
-        for start in stride(from: 0, to: table.count - 23, by: 24) {
-            let name = Int(bytes.u32(start))
-            if reserved == nil, let reservedPrefix, let found = string(in: strings, at: name, startingWith: reservedPrefix) { reserved = found }
-            // A defined global or weak function, with default or protected visibility.
-            let info = table[start + 4], visibility = table[start + 5] & 3, sectionIndex = bytes.u16(start + 6)
-            guard info & 0xF == 2, [1, 2].contains(info >> 4), visibility == 0 || visibility == 3, sectionIndex != 0 else { continue }
-            if string(in: strings, at: name, equals: entry) { exportsEntry = true }
-        }
-        return (exportsEntry, reserved)
-    }
-
     private static func read(_ file: borrowing ReadOnlyFile, offset: UInt64, count: Int, what: String = "the ELF header") throws(ELFError) -> [UInt8] {
         do { return try file.read(offset: offset, count: count) } catch {
             if case .outOfBounds = error { throw .truncated("\(what) runs past the end") }
@@ -118,7 +100,7 @@ struct ELFImage {
         }
     }
 
-    private static func contents(of section: Section, in file: borrowing ReadOnlyFile, limit: Int, what: String) throws(ELFError) -> [UInt8] {
+    static func contents(of section: Section, in file: borrowing ReadOnlyFile, limit: Int, what: String) throws(ELFError) -> [UInt8] {
         guard section.type != 8 else { throw .corrupt("\(what) has no bytes in the file") }   // SHT_NOBITS
         guard section.size <= UInt64(limit) else { throw .tooLarge(what, size: section.size, limit: limit) }
         guard section.offset <= file.size, section.size <= file.size - section.offset else {
@@ -129,14 +111,6 @@ struct ELFImage {
 
     /// Whether the NUL-terminated string at `offset` is `expected`; a string
     /// that runs off the end of the table matches nothing.
-    /// The NUL-terminated string at `offset` if it starts with `prefix` (at
-    /// most 200 bytes of it, for a message), else nil.
-    private static func string(in table: [UInt8], at offset: Int, startingWith prefix: [UInt8]) -> String? {
-        guard offset >= 0, offset + prefix.count <= table.count, table[offset..<offset + prefix.count].elementsEqual(prefix) else { return nil }
-        let end = table[offset...].firstIndex(of: 0) ?? table.count
-        return String(decoding: table[offset..<min(end, offset + 200)], as: UTF8.self)
-    }
-
     private static func string(in table: [UInt8], at offset: Int, equals expected: [UInt8]) -> Bool {
         let end = offset + expected.count
         guard offset >= 0, end < table.count, table[end] == 0 else { return false }
@@ -144,7 +118,7 @@ struct ELFImage {
     }
 }
 
-private struct Section {
+struct Section {
     let nameOffset: UInt32, type: UInt32, offset: UInt64, size: UInt64, link: UInt32
 
     init(_ bytes: Bytes, at start: Int) {
@@ -157,7 +131,7 @@ private struct Section {
 }
 
 /// Fixed-width integers from a byte array whose length the caller checked.
-private struct Bytes {
+struct Bytes {
     let bytes: [UInt8]
     let littleEndian: Bool
 

@@ -31,7 +31,7 @@ public final class Registry: Sendable {
 
     private struct Tables {
         var registrations: [Key: Registration] = [:]
-        var held: [Key: Any] = [:]
+        var held = HeldInstances()
 
         /// A new registration drops whatever the old one held.
         mutating func register(_ registration: Registration, for key: Key) {
