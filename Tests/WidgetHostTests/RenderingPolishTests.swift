@@ -29,33 +29,35 @@ struct RenderingPolishTests {
     @Test("home at 80 columns: a wrapped description restarts under the descriptions, not at the edge; each row ends in its mark")
     func homeAt80() {
         #expect(Self.body(Self.home, width: 80) == [
-            "[1] Checkout  Buy now, pay later: a 4-instalment schedule that follows the   ›",
+            "[1] Checkout  Buy now, pay later: a 4-instalment schedule that follows the ›",
             "              order total.",
-            "[2] My Trips  Your next trip as a timeline of flight and hotel steps.        ›",
+            "[2] My Trips  Your next trip as a timeline of flight and hotel steps.      ›",
         ])
     }
 
     @Test("home at 40 and 30 columns: the indent holds, or the description goes under the title")
     func homeNarrow() {
         #expect(Self.body(Self.home, width: 40) == [
-            "[1] Checkout  Buy now, pay later: a   ›",
-            "              4-instalment schedule",
-            "              that follows the order",
+            "[1] Checkout  Buy now, pay later:  ›",
+            "              a 4-instalment",
+            "              schedule that",
+            "              follows the order",
             "              total.",
-            "[2] My Trips  Your next trip as a     ›",
-            "              timeline of flight and",
-            "              hotel steps.",
+            "[2] My Trips  Your next trip as a  ›",
+            "              timeline of flight",
+            "              and hotel steps.",
         ])
         #expect(Self.body(Self.home, width: 30) == [
-            "[1] Checkout               ›",
-            "    Buy now, pay later: a",
-            "    4-instalment schedule",
-            "    that follows the order",
+            "[1] Checkout             ›",
+            "    Buy now, pay later:",
+            "    a 4-instalment",
+            "    schedule that",
+            "    follows the order",
             "    total.",
-            "[2] My Trips               ›",
+            "[2] My Trips             ›",
             "    Your next trip as a",
-            "    timeline of flight and",
-            "    hotel steps.",
+            "    timeline of flight",
+            "    and hotel steps.",
         ])
     }
 
@@ -74,31 +76,31 @@ struct RenderingPolishTests {
 
     @Test("Exchanges at 80, 40 and 30 columns: prices and spreads end in one column on every row", arguments: [
         (80, [
-            "[1] Coinbase   $43,215.01   -$2.82 (-0.01%)  (BTC-USD)   ›",
-            "[2] Kraken     $43,205.10  -$17.68 (-0.04%)  (XBT/USD)   ›",
-            "[3] Binance   $143,230.55  +$20.50 (+0.05%)  (BTC/USDT)  ›",
+            "[1] Coinbase   $43,215.01   -$2.82 (-0.01%)  (BTC-USD)  ›",
+            "[2] Kraken     $43,205.10  -$17.68 (-0.04%)  (XBT/USD)  ›",
+            "[3] Binance   $143,230.55  +$20.50 (+0.05%)  (BTC/USDT) ›",
         ]),
         (40, [
-            "[1] Coinbase   $43,215.01             ›",
+            "[1] Coinbase   $43,215.01          ›",
             "               -$2.82 (-0.01%)",
             "              (BTC-USD)",
-            "[2] Kraken     $43,205.10             ›",
+            "[2] Kraken     $43,205.10          ›",
             "              -$17.68 (-0.04%)",
             "              (XBT/USD)",
-            "[3] Binance   $143,230.55             ›",
+            "[3] Binance   $143,230.55          ›",
             "              +$20.50 (+0.05%)",
             "              (BTC/USDT)",
         ]),
         (30, [
-            "[1] Coinbase               ›",
+            "[1] Coinbase             ›",
             "     $43,215.01",
             "     -$2.82 (-0.01%)",
             "    (BTC-USD)",
-            "[2] Kraken                 ›",
+            "[2] Kraken               ›",
             "     $43,205.10",
             "    -$17.68 (-0.04%)",
             "    (XBT/USD)",
-            "[3] Binance                ›",
+            "[3] Binance              ›",
             "    $143,230.55",
             "    +$20.50 (+0.05%)",
             "    (BTC/USDT)",
@@ -159,16 +161,18 @@ struct RenderingPolishTests {
                       .init(padding: 2, spacing: 1)),
             .field(label: "Key", action: "k", placeholder: "", value: "hunter2", input: .secure),
         ])
-        #expect(Self.body(node, width: 24) == ["                   right", "         mid", "  a", "", "  b", "[1] Key: [•••••••]"])
+        #expect(Self.body(node, width: 24) == ["               right", "        mid", "  a", "", "  b", "[1] Key: [•••••••]"])
     }
 
     @Test("an overlay puts its badge beside an image's caption when it would hide words, over blank space when not")
     func overlay() {
         let image: Node = .overlay(alignment: .topTrailing, children: [.image(alt: "Photo", url: "x"), .badge("★ 8.7", color: .primary)])
         #expect(Self.body(image, width: 40) == ["[image: Photo] (★ 8.7)"])
-        let wide: Node = .overlay(alignment: .trailing, children: [.text("left                      end", style: .body, color: .primary),
-                                                                  .badge("9", color: .primary)])
-        #expect(Self.body(wide, width: 40) == ["left                   (9) end"])
+        let text: Node = .text("left                      end", style: .body, color: .primary)
+        let beside: Node = .overlay(alignment: .trailing, children: [text, .badge("9", color: .primary)])
+        #expect(Self.body(beside, width: 40) == ["left                      end (9)"])
+        let over: Node = .overlay(alignment: .center, children: [text, .badge("9", color: .primary)])
+        #expect(Self.body(over, width: 40) == ["left         (9)          end"])
     }
 
     @Test("under LANG=C the box, marks and a plugin's symbols are ASCII; UTF-8 locales keep Unicode", arguments: [
@@ -189,7 +193,7 @@ struct RenderingPolishTests {
         #expect(text.utf8.allSatisfy { $0 < 0x80 }, "\(text)")
         let lines = Self.body(node, title: "Crypto — €", width: 40, ascii: true)
         #expect(lines.first == "Hotel du Louvre - MAD -> CDG...")
-        #expect(lines.contains("[1] Coinbase   $43,215.01             >"))
+        #expect(lines.contains("[1] Coinbase   $43,215.01          >"))
         #expect(lines.last == "[4] See Exchanges ->")
         #expect(text.hasPrefix("+- Crypto - EUR ---"))
     }
