@@ -133,7 +133,9 @@ struct RenderingPolishTests {
 
     @Test("a first heading that repeats the box title is dropped; a different one stays")
     func headingNotRepeated() {
-        let screen: Node = .stack(axis: .vertical, children: [.text("Exchanges", style: .title, color: .primary), .text("BTC", style: .caption, color: .primary)])
+        let screen: Node = .stack(axis: .vertical, children: [
+            .text("Exchanges", style: .title, color: .primary), .text("BTC", style: .caption, color: .primary),
+        ])
         #expect(Self.body(screen, title: "Exchanges", width: 40) == ["BTC"])
         #expect(Self.body(screen, title: "Crypto", width: 40) == ["Exchanges", "BTC"])
     }
