@@ -182,10 +182,13 @@ public enum TripViews {
         case let .failure(error):
             return VStack {
                 Text("Timeline at \(nowText): 1 entry").style(.caption)
-                Section(nowText) {
-                    Badge("now")
-                    Text("No booking")
-                    Text(error.description).style(.caption).color(.warning)
+                Section(days([(0, TimelineEntry(date: LocalTime(milliseconds: now, offsetMinutes: 0), step: nil))], zoneAt: zoneAt)[0].heading) {
+                    VStack {
+                        Text(clock(now, zoneAt(now))).style(.headline)
+                        Badge("now")
+                        Text("No booking")
+                        Text(error.description).style(.caption).color(.warning)
+                    }.padding(2)
                 }
             }
         case let .success(timeline):
