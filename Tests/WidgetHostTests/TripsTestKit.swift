@@ -44,8 +44,8 @@ struct TripsWorld {
     }
 
     /// The entries `timeline trips --screen-json` prints at `now`.
-    func timeline(at now: String) throws -> TripsTimelineOutput {
-        let run = try run(["timeline", "trips", "--screen-json", "--now", now, "--wait", "600"])
+    func timeline(at now: String, _ extra: [String: String] = [:]) throws -> TripsTimelineOutput {
+        let run = try run(["timeline", "trips", "--screen-json", "--now", now, "--wait", "600"], extra)
         guard run.status == 0 else { throw TestSupport.Failure("timeline failed: \(run)") }
         return try TripsTimelineOutput(run)
     }
@@ -65,7 +65,7 @@ struct TripsScreen: LaunchScreen {
     /// What the widget shows: the step's badge, or "No booking".
     var shown: String {
         if let step = badges.first(where: { ["Outbound flight", "Hotel", "Return flight"].contains($0) }) { return step }
-        return texts.contains("No upcoming trips") ? "No booking" : "?"
+        return texts.contains("No upcoming trips") || texts.contains("Between trips") ? "No booking" : "?"
     }
 
     /// The no-booking view's three calls to action.
@@ -82,7 +82,8 @@ struct TripsLink: Equatable, CustomStringConvertible {
     var description: String { "\(title) -> \(target)" }
 }
 
-/// `timeline --screen-json`: one section per entry, headed by the entry's date.
+/// `timeline --screen-json`: a section per day in the user's zone, headed
+/// `Wed 10 Jun 2026`, holding a stack per entry that starts with its time (`10:10 CEST`).
 struct TripsTimelineOutput: CustomStringConvertible {
     struct Entry: Equatable, CustomStringConvertible {
         let date: String
@@ -98,16 +99,31 @@ struct TripsTimelineOutput: CustomStringConvertible {
     init(_ run: TestSupport.HostRun) throws {
         self.run = run
         json = try run.json()
-        entries = ViewTree.nodes(json["view"] ?? .null).filter { $0["kind"]?.string == "section" }.map { section in
-            let children = section["children"]?.array ?? []
-            return Entry(date: section["header"]?.string ?? "",
-                         texts: children.filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string },
-                         isNow: children.contains { $0["kind"]?.string == "badge" && $0["text"]?.string == "now" })
+        entries = ViewTree.nodes(json["view"] ?? .null).filter { $0["kind"]?.string == "section" }.flatMap { section in
+            (section["children"]?.array ?? []).map { entry in
+                let children = entry["children"]?.array ?? []
+                let texts = children.filter { $0["kind"]?.string == "text" }.compactMap { $0["text"]?.string }
+                return Entry(date: (section["header"]?.string ?? "") + " " + (texts.first ?? ""), texts: Array(texts.dropFirst()),
+                             isNow: children.contains { $0["kind"]?.string == "badge" && $0["text"]?.string == "now" })
+            }
         }
     }
 
     var description: String { entries.map(\.description).joined(separator: "\n") + "\n" + run.description }
-    var dates: [String] { entries.map(\.date) }
+    /// Each entry's day heading and time as ISO 8601 in the zone the screen names (`Wed 10 Jun 2026` and
+    /// `10:10 CEST` as `2026-06-10T10:10:00+02:00`), so a test compares them with the bookings' own times.
+    var dates: [String] { entries.map { Self.iso($0.date) } }
+
+    static func iso(_ shown: String) -> String {
+        let parts = shown.split(separator: " ").map(String.init)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let offsets = ["CEST": "+02:00", "CET": "+01:00", "UTC": "+00:00", "EDT": "-04:00", "EST": "-05:00", "JST": "+09:00"]
+        guard parts.count == 6, let month = months.firstIndex(of: parts[2]), let day = Int(parts[1]), let offset = offsets[parts[5]] else {
+            return "unreadable: \(shown)"
+        }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts[3])-\(two(month + 1))-\(two(day))T\(parts[4]):00" + offset
+    }
     /// Each entry's first line: the step's summary, or "No booking".
     var steps: [String] { entries.map { $0.texts.first ?? "" } }
     /// The captions outside the entries.

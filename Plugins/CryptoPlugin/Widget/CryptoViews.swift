@@ -39,7 +39,7 @@ struct CryptoViews {
                 })
             }
             footer([state])
-            Button(state.failure == nil ? "Retrieve" : "Retry", action: "retrieve")
+            Button(state.failure == nil ? "Retrieve" : "Retry", action: "retrieve", prominence: .primary)
             Button("See Exchanges", action: "exchanges")
         }.screen(error: Self.unavailable(state))
     }
@@ -158,13 +158,18 @@ struct CryptoViews {
         if let failure = state.failure {
             let last = state.lastGood.map { ", last \(MoneyText.dollars($0.price)) \(TimeText.age(from: $0.at, to: now))" } ?? ""
             return Row(id: exchange.rawValue, title: exchange.name, detail: "Price unavailable: \(failure.reason)\(last)",
-                       badge: failure.code)
+                       badge: failure.code, cells: [Text("unavailable").align(.trailing), Text(last.isEmpty ? "" : String(last.dropFirst(2)))],
+                       disclosure: true)
         }
         guard let price = prices[exchange] else {
-            return Row(id: exchange.rawValue, title: exchange.name, detail: "Fetching…", badge: exchange.pair)
+            return Row(id: exchange.rawValue, title: exchange.name, detail: "Fetching…", badge: exchange.pair, cells: [Text("Fetching…")],
+                       disclosure: true)
         }
-        let spread = Spread.againstOthers(exchange, prices: prices).map { "  \($0.text) vs others" } ?? "  no other price to compare"
-        return Row(id: exchange.rawValue, title: exchange.name, detail: MoneyText.dollars(price) + spread, badge: exchange.pair)
+        let spread = Spread.againstOthers(exchange, prices: prices)
+        // The detail is what hosts that predate row cells show; the cells put price and spread in columns.
+        let detail = MoneyText.dollars(price) + (spread.map { "  \($0.text) vs others" } ?? "  no other price to compare")
+        let cells = [Text(MoneyText.dollars(price)).align(.trailing), Text(spread?.text ?? "no other price").align(.trailing)]
+        return Row(id: exchange.rawValue, title: exchange.name, detail: detail, badge: exchange.pair, cells: cells, disclosure: true)
     }
 
     @ViewBuilder

@@ -51,14 +51,20 @@ public struct Hotel: Sendable, Equatable {
     public let checkIn: LocalTime
     public let checkOut: LocalTime
     public let imageURL: String?
+    /// Guests' rating out of 10, as the bookings document writes it (`8.7`).
+    public let reviewScore: String?
 
-    public init(name: String, address: String, checkIn: LocalTime, checkOut: LocalTime, imageURL: String?) {
+    public init(name: String, address: String, checkIn: LocalTime, checkOut: LocalTime, imageURL: String?, reviewScore: String? = nil) {
         self.name = name
         self.address = address
         self.checkIn = checkIn
         self.checkOut = checkOut
         self.imageURL = imageURL
+        self.reviewScore = reviewScore
     }
+
+    /// `★ 8.7/10`.
+    var reviewText: String? { reviewScore.map { "★ \($0)/10" } }
 
     /// Calendar nights between the local check-in and check-out dates, each
     /// in its own offset: a day-use stay (same date) has none.

@@ -53,10 +53,11 @@ public struct DecodedBookings: Sendable {
 ///     { "bookings": [ { "id": "B-1042", "purchase_date": "2026-05-02T18:30:00+02:00",
 ///                       "outbound_flight": { "code", "stops", "departure_airport", "departure_time",
 ///                                            "arrival_airport", "arrival_time" },
-///                       "hotel": { "name", "address", "check_in", "check_out", "image_url" },
+///                       "hotel": { "name", "address", "check_in", "check_out", "image_url", "review_score" },
 ///                       "inbound_flight": { ... } } ] }
 ///
-/// Keys are snake_case; times are ISO 8601 with an offset; `image_url` and
+/// Keys are snake_case; times are ISO 8601 with an offset; `review_score` is
+/// a number from 0 to 10 (guests' rating, as the app shows it); it, `image_url` and
 /// each of the three parts may be absent or null; unknown keys are ignored.
 public enum BookingsDecoder {
     public static func decode(_ bytes: [UInt8]) -> Result<DecodedBookings, BookingsError> {
@@ -132,7 +133,7 @@ public enum BookingsDecoder {
     private static func hotel(_ fields: Fields) throws(FieldError) -> Hotel {
         let hotel = Hotel(name: try fields.text("name"), address: try fields.text("address"),
                           checkIn: try fields.time("check_in"), checkOut: try fields.time("check_out"),
-                          imageURL: try fields.optionalText("image_url"))
+                          imageURL: try fields.optionalText("image_url"), reviewScore: try fields.optionalScore("review_score"))
         guard hotel.checkOut.milliseconds >= hotel.checkIn.milliseconds else {
             throw FieldError("hotel.check_out is before its check_in")
         }
@@ -183,6 +184,15 @@ private struct Fields {
             throw FieldError("\(name(key)) is \"\(text)\", not an ISO 8601 time with an offset such as 2026-06-10T08:05:00+02:00")
         }
         return time
+    }
+
+    /// A number from 0 to 10, as written (`8.7`), or nil when absent or null.
+    func optionalScore(_ key: String) throws(FieldError) -> String? {
+        guard let field = value[key], field != .null else { return nil }
+        guard case let .number(text) = field, let score = Double(text), (0...10).contains(score) else {
+            throw FieldError("\(name(key)) is not a number from 0 to 10")
+        }
+        return text
     }
 
     /// A whole number from 0 to 99.

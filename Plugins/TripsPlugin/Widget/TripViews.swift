@@ -41,7 +41,8 @@ public enum TripViews {
             }
             if !timeline.skipped.isEmpty { notes.append(skippedNote(timeline.skipped.count)) }
             guard let index, let step = timeline.entries[index].step else {
-                return VStack { noBooking(reason: nil); notes }
+                // Between trips, "No upcoming trips" would contradict the next step shown under it.
+                return VStack { noBooking(reason: nil, betweenTrips: !notes.isEmpty && nextIndex < timeline.entries.count); notes }
             }
             return VStack { self.step(step, of: timeline.bookings[step.booking]); notes }
         }
@@ -73,16 +74,34 @@ public enum TripViews {
             Text("\(hotel.checkIn.dateText) · \(hotel.nightsText)")
             Text("Check-in  \(hotel.checkIn.display)")
             Text("Check-out \(hotel.checkOut.display)")
-            Image(alt: "Photo of \(hotel.name)", url: hotel.imageURL)
+            picture(hotel)
             Link("Open booking \(booking.id)", to: bookingLink(booking.id))
         }
     }
 
+    /// The hotel's photo with its review score over it; the score alone when
+    /// the booking has no photo (no placeholder for a picture that does not exist).
+    @ViewBuilder
+    static func picture(_ hotel: Hotel) -> [View] {
+        if let url = hotel.imageURL {
+            if let review = hotel.reviewText {
+                Overlay(.topTrailing) {
+                    Image(alt: "Photo of \(hotel.name)", url: url)
+                    Badge(review)
+                }
+            } else {
+                Image(alt: "Photo of \(hotel.name)", url: url)
+            }
+        } else if let review = hotel.reviewText {
+            Badge(review)
+        }
+    }
+
     /// No trip to show: three ways into the app, and why, when a named error
-    /// is the cause.
-    public static func noBooking(reason: BookingsError?) -> View {
+    /// is the cause. Between two trips, it says so rather than "no upcoming trips".
+    public static func noBooking(reason: BookingsError?, betweenTrips: Bool = false) -> View {
         VStack {
-            Text("No upcoming trips").style(.headline)
+            Text(betweenTrips ? "Between trips" : "No upcoming trips").style(.headline)
             Text("Where to next?")
             for kind in SearchKind.allCases { Link(kind.title, to: searchLink(kind)) }
             if let reason { Text(reason.description).style(.caption).color(.warning) }
@@ -123,7 +142,7 @@ public enum TripViews {
                     Text(hotel.nightsText)
                     Text("Check-in  \(hotel.checkIn.display)")
                     Text("Check-out \(hotel.checkOut.display)")
-                    Image(alt: "Photo of \(hotel.name)", url: hotel.imageURL)
+                    picture(hotel)
                 }
             }
             if let inbound = booking.inbound { Section("Return flight") { flightDetails(inbound) } }
@@ -151,10 +170,11 @@ public enum TripViews {
 
     // MARK: The timeline
 
-    /// Every entry from the current one on: its date as a section header
-    /// (ISO 8601 in the booking's offset: the entry's key, which scripts
-    /// compare), the step, and when that step ends in the user's time zone,
-    /// named. `widget-host timeline` prints this screen.
+    /// Every entry from the current one on, under a heading for its day: its
+    /// time, the step, and when that step ends. Days and times are the user's
+    /// (their time zone, named), so an entry that starts at 23:30 in New York
+    /// is under the New York day; scripts read the ISO keys from
+    /// `timeline --json`. `widget-host timeline` prints this screen.
     static func timeline(_ state: Result<TripsTimeline, BookingsError>, now: Int64, zoneAt: (Int64) -> ZonedTime.Zone) -> View {
         func personal(_ milliseconds: Int64) -> String { Self.personal(milliseconds, zoneAt(milliseconds)) }
         let nowText = personal(now)
@@ -162,10 +182,13 @@ public enum TripViews {
         case let .failure(error):
             return VStack {
                 Text("Timeline at \(nowText): 1 entry").style(.caption)
-                Section(nowText) {
-                    Badge("now")
-                    Text("No booking")
-                    Text(error.description).style(.caption).color(.warning)
+                Section(days([(0, TimelineEntry(date: LocalTime(milliseconds: now, offsetMinutes: 0), step: nil))], zoneAt: zoneAt)[0].heading) {
+                    VStack {
+                        Text(clock(now, zoneAt(now))).style(.headline)
+                        Badge("now")
+                        Text("No booking")
+                        Text(error.description).style(.caption).color(.warning)
+                    }.padding(2)
                 }
             }
         case let .success(timeline):
@@ -177,14 +200,19 @@ public enum TripViews {
                 Text("Timeline at \(nowText): \(entries) from \(bookings)").style(.caption)
                 if current == nil { Text("Nothing is shown before the first entry.").style(.caption) }
                 if !timeline.skipped.isEmpty { skippedNote(timeline.skipped.count) }
-                for (index, entry) in shown.enumerated() {
-                    Section(entry.date.iso) {
-                        if index == current { Badge("now") }
-                        if let step = entry.step {
-                            Text(summary(step, in: timeline))
-                            Text("until \(personal(step.end.milliseconds))").style(.caption)
-                        } else {
-                            Text("No booking")
+                for day in days(Array(shown.enumerated()), zoneAt: zoneAt) {
+                    Section(day.heading) {
+                        for (index, entry) in day.entries {
+                            VStack {
+                                Text(clock(entry.date.milliseconds, zoneAt(entry.date.milliseconds))).style(.headline)
+                                if index == current { Badge("now") }
+                                if let step = entry.step {
+                                    Text(summary(step, in: timeline))
+                                    Text("until \(personal(step.end.milliseconds))").style(.caption)
+                                } else {
+                                    Text("No booking")
+                                }
+                            }.padding(2)
                         }
                     }
                 }
@@ -193,6 +221,22 @@ public enum TripViews {
                 }
             }
         }
+    }
+
+    /// Consecutive entries grouped by their day in the user's zone, headed `Wed 10 Jun 2026`.
+    static func days(_ entries: [(Int, TimelineEntry)], zoneAt: (Int64) -> ZonedTime.Zone) -> [(heading: String, entries: [(Int, TimelineEntry)])] {
+        var days: [(heading: String, entries: [(Int, TimelineEntry)])] = []
+        for entry in entries {
+            let milliseconds = entry.1.date.milliseconds
+            let heading = LocalTime(milliseconds: milliseconds, offsetMinutes: zoneAt(milliseconds).offsetSeconds / 60).dateText
+            if days.last?.heading == heading { days[days.count - 1].entries.append(entry) } else { days.append((heading, [entry])) }
+        }
+        return days
+    }
+
+    /// `08:05 CEST`: the time of day in the user's zone, named.
+    static func clock(_ milliseconds: Int64, _ zone: ZonedTime.Zone) -> String {
+        ZonedTime(milliseconds: milliseconds, zone: zone).time + " " + zone.name
     }
 
     /// `Wed 10 Jun 2026 08:05 CEST`: an instant as the user reads it, in

@@ -30,6 +30,22 @@ extension ViewNode {
         }
     }
 
+    /// Where the node sits in the width it is given (a list row's column, the screen).
+    public func align(_ alignment: Alignment) -> View { modifying { $0.alignment = alignment } }
+
+    /// Blank columns before each of the node's lines.
+    public func padding(_ columns: Int) -> View { modifying { $0.padding = columns } }
+
+    /// A stack's gap between children: blank lines in a VStack, columns in an HStack.
+    public func spacing(_ amount: Int) -> View { modifying { $0.spacing = amount } }
+
+    private func modifying(_ change: (inout Modifiers) -> Void) -> View {
+        var modifiers = Modifiers(), node = self
+        if case let .modified(inner, existing) = self { (node, modifiers) = (inner, existing) }
+        change(&modifiers)
+        return .modified(node, modifiers)
+    }
+
     /// The whole screen with this view as its root, ready to return from
     /// `Widget.render`. `error` declares the screen an error state (the
     /// message a script reads as the launch's `error`); nil for a screen
@@ -58,11 +74,24 @@ public func Section(_ header: String, @ViewBuilder _ content: () -> [View]) -> V
 
 public func Text(_ text: String) -> View { .text(text, style: .body, color: .primary) }
 
-public func Button(_ title: String, action: String, value: String? = nil) -> View { .button(title: title, action: action, value: value) }
+/// `prominence` says how much the button stands out: `.primary` for the screen's main action, `.destructive` for one that deletes.
+public func Button(_ title: String, action: String, value: String? = nil, prominence: ViewNode.Prominence = .secondary) -> View {
+    .button(title: title, action: action, value: value, prominence: prominence)
+}
 
 /// A text or amount input; typing sends `action` with the text as its value.
 public func Field(_ label: String? = nil, action: String, placeholder: String = "", value: String = "", amount: Bool = false) -> View {
     .field(label: label, action: action, placeholder: placeholder, value: value, input: amount ? .amount : .text)
+}
+
+/// A field whose text is never shown (a password, a key); hosts that predate it show a placeholder.
+public func SecureField(_ label: String? = nil, action: String, placeholder: String = "") -> View {
+    .field(label: label, action: action, placeholder: placeholder, value: "", input: .secure)
+}
+
+/// Children drawn over one another, the first at the bottom: `Overlay(.topTrailing) { Image(...); Badge("8.7") }`.
+public func Overlay(_ alignment: ViewNode.OverlayAlignment = .center, @ViewBuilder _ content: () -> [View]) -> View {
+    .overlay(alignment: alignment, children: content())
 }
 
 /// Rows; choosing one sends `action` with the row's id as its value.

@@ -164,7 +164,7 @@ enum LaunchCommand {
     }
 
     static func renderer(_ cli: WidgetHostCLI) -> TerminalRenderer {
-        TerminalRenderer(width: Terminal.width(environment: cli.environment), color: Terminal.color(environment: cli.environment))
+        TerminalRenderer(environment: cli.environment)
     }
 
     /// The values the current screen offers for `action` (its list rows and

@@ -5,11 +5,13 @@
 /// and bold on a colour terminal.
 struct CardPainter {
     let color: Bool
+    /// Box drawing and marks in ASCII: the terminal is not UTF-8.
+    var ascii = false
 
     func lines(_ content: CardContent, width: Int, height: Int, number: Int, focused: Bool, now: Int64) -> [String] {
-        let renderer = TerminalRenderer(width: width, color: color)
-        var title = (focused ? "▶ " : "") + "\(number) " + content.title
-        if content.stale, let at = content.renderedAt { title += " · stale \(CardContent.age(now - at))" }
+        let renderer = TerminalRenderer(width: width, color: color, ascii: ascii)
+        var title = (focused ? renderer.symbols.focus + " " : "") + "\(number) " + content.title
+        if content.stale, let at = content.renderedAt { title += (ascii ? " - " : " · ") + "stale \(CardContent.age(now - at))" }
         var children: [ViewNode] = []
         if let notice = content.notice { children.append(.text(notice, style: .body, color: .warning)) }
         if let view = content.view { children.append(view) }
@@ -21,7 +23,7 @@ struct CardPainter {
         // the bottom border kept last so the card's extent reads at once.
         if lines.count < height, lines.count >= 2 {
             let bottom = lines.removeLast()
-            let blank = "│" + String(repeating: " ", count: max(renderer.width - 2, 0)) + "│"
+            let blank = renderer.symbols.vertical + String(repeating: " ", count: max(renderer.width - 2, 0)) + renderer.symbols.vertical
             lines += Array(repeating: blank, count: height - lines.count - 1) + [bottom]
         }
         lines = Array(lines.prefix(height))

@@ -63,7 +63,8 @@ enum DashboardCommand {
         }
         settle(dashboard, seconds: wait)
         let width = Terminal.width(environment: cli.environment)
-        let frame = DashboardFrame(dashboard: dashboard, width: width, columns: spec.columns, color: Terminal.color(environment: cli.environment))
+        let frame = DashboardFrame(dashboard: dashboard, width: width, columns: spec.columns, color: Terminal.color(environment: cli.environment),
+                                   ascii: Terminal.ascii(environment: cli.environment))
         let now = runtime.resolve(HostClock.self).nowMilliseconds
         switch format {
         case .text: cli.console.out(frame.text(of: dashboard, focus: nil, now: now).map { $0 + "\n" }.joined())

@@ -5,10 +5,10 @@ struct DashboardFrame {
     let placements: [CardGrid.Placement]
     let painter: CardPainter
 
-    init(dashboard: Dashboard, width: Int, columns: Int?, color: Bool) {
+    init(dashboard: Dashboard, width: Int, columns: Int?, color: Bool, ascii: Bool = false) {
         grid = CardGrid(width: width, columns: columns)
         placements = grid.place(dashboard.cards.map(\.spec.size))
-        painter = CardPainter(color: color)
+        painter = CardPainter(color: color, ascii: ascii)
     }
 
     /// The grid's height in lines.

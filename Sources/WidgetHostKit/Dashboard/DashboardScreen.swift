@@ -31,7 +31,8 @@ struct DashboardScreen {
         self.footer = footer
         width = Terminal.width(environment: environment)
         height = Terminal.height(environment: environment)
-        frame = DashboardFrame(dashboard: dashboard, width: width, columns: columns, color: Terminal.color(environment: environment))
+        frame = DashboardFrame(dashboard: dashboard, width: width, columns: columns, color: Terminal.color(environment: environment),
+                                   ascii: Terminal.ascii(environment: environment))
         waiting = Set(dashboard.cards.indices)
     }
 
@@ -102,7 +103,8 @@ struct DashboardScreen {
         for index in Set(woken + due) { waiting.insert(index) }
         if size != (width, height) {
             (width, height) = size
-            frame = DashboardFrame(dashboard: dashboard, width: width, columns: columns, color: Terminal.color(environment: environment))
+            frame = DashboardFrame(dashboard: dashboard, width: width, columns: columns, color: Terminal.color(environment: environment),
+                                   ascii: Terminal.ascii(environment: environment))
             reveal(focus)
             renderVisible()
             drawAll()

@@ -11,7 +11,9 @@ enum HomeScreen {
             ])
         }
         return .stack(axis: .vertical, children: [
-            .list(action: "open", rows: ordered(manifests).map { .init(id: $0.id.value, title: $0.name, detail: $0.description, badge: nil) }),
+            .list(action: "open", rows: ordered(manifests).map {
+                .init(id: $0.id.value, title: $0.name, detail: $0.description, badge: nil, disclosure: true)
+            }),
         ])
     }
 

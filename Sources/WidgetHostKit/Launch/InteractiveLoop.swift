@@ -216,7 +216,7 @@ struct InteractiveLoop {
     }
 
     private func draw(_ state: inout State) {
-        let renderer = TerminalRenderer(width: Terminal.width(environment: environment, fd: 1), color: Terminal.color(environment: environment))
+        let renderer = TerminalRenderer(environment: environment)
         let layout: TerminalRenderer.Layout?
         let shown: String
         if let cover = cover() {

@@ -374,8 +374,7 @@ extension ViewNode {
     var containsIndeterminateProgress: Bool {
         switch self {
         case .progress(_, nil): true
-        case let .stack(_, children), let .section(_, children): children.contains { $0.containsIndeterminateProgress }
-        default: false
+        default: contained.contains { $0.containsIndeterminateProgress }
         }
     }
 }

@@ -26,6 +26,21 @@ extension DisplayWidth {
             return breaker.lines(of: paragraph)
         }
     }
+
+    /// `text` after `prefix` (`[1] `, a row's title column, an indent), wrapped so that every
+    /// line after the first starts where the text did: a hanging indent, so a wrapped line
+    /// keeps its place. A prefix wider than half the line gives way to an indent of half.
+    public static func wrap(_ text: String, after prefix: String, columns: Int) -> [String] {
+        let columns = max(columns, 0)
+        let prefixWidth = of(prefix)
+        guard prefixWidth <= columns / 2 else { return wrap(prefix + text, columns: columns) }
+        var first = true
+        return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
+            defer { first = false }
+            var breaker = LineBreaker(columns: columns, start: first ? prefix : String(repeating: " ", count: prefixWidth), indent: prefixWidth)
+            return breaker.lines(of: paragraph)
+        }
+    }
 }
 
 /// Fills the lines of one paragraph word by word, in one pass.
@@ -37,15 +52,25 @@ private struct LineBreaker {
     /// columns (a list's details) stay lined up; dropped at a line's start.
     private var gap = 0
     private var word: [(character: Character, width: Int)] = [], wordWidth = 0
+    /// Each line after the first starts with this many spaces.
+    private let indent: Int
+    /// The width at which the current line's words start (its prefix or indent).
+    private var lineStart: Int
 
-    init(columns: Int) {
+    init(columns: Int, start: String = "", indent: Int = 0) {
         self.columns = columns
+        self.indent = indent
+        line = start
+        lineWidth = DisplayWidth.of(start)
+        lineStart = lineWidth
     }
+
+    private var lineIsEmpty: Bool { lineWidth == lineStart }
 
     mutating func lines(of paragraph: Substring) -> [String] {
         let clusters = paragraph.map { (character: $0, width: DisplayWidth.of($0)) }
         // A paragraph that fits stays as it is, leading and trailing spaces too.
-        if clusters.reduce(0, { $0 + $1.width }) <= columns { return [String(paragraph)] }
+        if lineWidth + clusters.reduce(0, { $0 + $1.width }) <= columns { return [line + String(paragraph)] }
         for cluster in clusters {
             if cluster.character == " " {
                 endWord()
@@ -62,20 +87,20 @@ private struct LineBreaker {
 
     /// `cluster`, or what stands for it when it is wider than a whole line.
     private func fitted(_ cluster: (character: Character, width: Int)) -> (character: Character, width: Int)? {
-        if cluster.width <= columns { return cluster }
-        return columns >= 1 ? ("…", 1) : nil
+        if cluster.width <= columns - indent { return cluster }
+        return columns - indent >= 1 ? ("…", 1) : nil
     }
 
     private mutating func endWord() {
         guard !word.isEmpty else { return }
-        if !line.isEmpty, lineWidth + gap + wordWidth > columns { endLine() }
-        if !line.isEmpty {
+        if !lineIsEmpty, lineWidth + gap + wordWidth > columns { endLine() }
+        if !lineIsEmpty {
             line += String(repeating: " ", count: gap)
             lineWidth += gap
         }
         // Only a word longer than a line breaks here: every cluster fits an empty line.
         for cluster in word {
-            if lineWidth + cluster.width > columns { endLine() }
+            if lineWidth + cluster.width > columns, !lineIsEmpty { endLine() }
             line.append(cluster.character)
             lineWidth += cluster.width
         }
@@ -86,7 +111,8 @@ private struct LineBreaker {
 
     private mutating func endLine() {
         lines.append(line)
-        line = ""
-        lineWidth = 0
+        line = String(repeating: " ", count: indent)
+        lineWidth = indent
+        lineStart = indent
     }
 }

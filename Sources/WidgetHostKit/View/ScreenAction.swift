@@ -13,8 +13,8 @@ extension ViewNode {
     /// Every action on the screen, in the order a person reads them.
     public var actions: [ScreenAction] {
         switch self {
-        case let .stack(_, children), let .section(_, children): children.flatMap(\.actions)
-        case let .button(title, action, value): [ScreenAction(kind: .button, title: title, action: action, value: value)]
+        case .stack, .section, .overlay, .modified: contained.flatMap(\.actions)
+        case let .button(title, action, value, _): [ScreenAction(kind: .button, title: title, action: action, value: value)]
         case let .field(label, action, placeholder, _, _):
             [ScreenAction(kind: .field, title: label ?? placeholder, action: action, value: nil)]
         case let .list(action?, rows): rows.map { ScreenAction(kind: .row, title: $0.title, action: action, value: $0.id) }

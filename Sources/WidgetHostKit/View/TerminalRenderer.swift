@@ -8,16 +8,25 @@ public struct TerminalRenderer {
     /// The columns the box takes.
     public let width: Int
     public let color: Bool
+    /// Box drawing and marks in UTF-8, or ASCII for a terminal that is not UTF-8.
+    public let symbols: TerminalSymbols
     /// The terminal has fewer than `minimumWidth` columns: no box fits.
     public let tooNarrow: Bool
 
     public static let minimumWidth = 24
     public static let maximumWidth = 100
 
-    public init(width: Int, color: Bool) {
+    public init(width: Int, color: Bool, ascii: Bool = false) {
         tooNarrow = width < Self.minimumWidth
         self.width = tooNarrow ? max(width, 1) : min(width, Self.maximumWidth)
         self.color = color
+        symbols = TerminalSymbols(ascii: ascii)
+    }
+
+    /// For the terminal `environment` describes: its width, colour and character set.
+    public init(environment: [String: String], fd: Int32 = 1) {
+        self.init(width: Terminal.width(environment: environment, fd: fd), color: Terminal.color(environment: environment, fd: fd),
+                  ascii: Terminal.ascii(environment: environment))
     }
 
     public func render(_ view: ViewNode, title: String, footer: String? = nil) -> String {
@@ -33,15 +42,17 @@ public struct TerminalRenderer {
     public func layout(_ view: ViewNode, title: String) -> Layout {
         guard !tooNarrow else { return Layout(renderer: self, title: "", body: []) }
         var numbering = Numbering()
-        return Layout(renderer: self, title: ViewNode.visible(title, lines: false), body: lines(view.visible, width: width - 4, numbering: &numbering))
+        let title = shown(ViewNode.visible(title, lines: false))
+        let view = symbols.ascii ? view.visible.mappingStrings { text, _ in TerminalSymbols.asciiText(text) } : view.visible
+        return Layout(renderer: self, title: title, body: lines(view.droppingHeading(title), width: width - 4, numbering: &numbering))
     }
 
     public func errorLayout(plugin: String, screen: String, reason: String) -> Layout {
         guard !tooNarrow else { return Layout(renderer: self, title: "", body: []) }
         let inner = width - 4
-        let heading = ViewNode.visible("\(plugin) could not render '\(screen)'")
+        let heading = shown(ViewNode.visible("\(plugin) could not render '\(screen)'"))
         var body = DisplayWidth.wrap(heading, columns: inner).map { Line($0, .negative, bold: true) }
-        body += DisplayWidth.wrap(ViewNode.visible(reason), columns: inner).map { Line($0, .secondary) }
+        body += DisplayWidth.wrap(shown(ViewNode.visible(reason)), columns: inner).map { Line($0, .secondary) }
         return Layout(renderer: self, title: "Error", body: body)
     }
 
@@ -49,8 +60,11 @@ public struct TerminalRenderer {
     /// on a terminal too narrow to show them whole.
     public func footerLines(_ footer: String?) -> [String] {
         guard let footer, !tooNarrow else { return [] }
-        return DisplayWidth.wrap(ViewNode.visible(footer), columns: width)
+        return DisplayWidth.wrap(shown(ViewNode.visible(footer)), columns: width)
     }
+
+    /// Text as this terminal's character set can show it.
+    func shown(_ text: String) -> String { symbols.ascii ? TerminalSymbols.asciiText(text) : text }
 
     private func footerText(_ footer: String?) -> String {
         footerLines(footer).map { $0 + "\n" }.joined()
@@ -75,12 +89,14 @@ public struct TerminalRenderer {
             let rows = max(min(rows, body.count), 0)
             let offset = Self.clamp(offset, count: body.count, rows: rows)
             let above = offset, below = body.count - offset - rows
-            var out = renderer.border("┌─", title: title, more: above > 0 ? "↑ \(above) more" : nil, "┐")
+            let symbols = renderer.symbols
+            var out = renderer.border(symbols.topLeft + symbols.horizontal, title: title, more: above > 0 ? "\(symbols.up) \(above) more" : nil,
+                                      symbols.topRight)
             for line in body[offset..<(offset + rows)] {
                 let padding = String(repeating: " ", count: max(renderer.width - 4 - DisplayWidth.of(line.text), 0))
-                out += "│ " + renderer.styled(line) + padding + " │\n"
+                out += symbols.vertical + " " + renderer.styled(line) + padding + " " + symbols.vertical + "\n"
             }
-            return out + renderer.border("└", title: nil, more: below > 0 ? "↓ \(below) more" : nil, "┘")
+            return out + renderer.border(symbols.bottomLeft, title: nil, more: below > 0 ? "\(symbols.down) \(below) more" : nil, symbols.bottomRight)
         }
 
         /// The first line a window of `rows` can start at, nearest `offset`.
@@ -100,17 +116,21 @@ public struct TerminalRenderer {
         var bold = false
         var dim = false
         var italic = false
+        /// Reverse video: a primary button.
+        var inverse = false
 
-        init(_ text: String, _ color: ViewNode.SemanticColor = .primary, bold: Bool = false, dim: Bool = false, italic: Bool = false) {
+        init(_ text: String, _ color: ViewNode.SemanticColor = .primary, bold: Bool = false, dim: Bool = false, italic: Bool = false,
+             inverse: Bool = false) {
             self.text = text
             self.color = color
             self.bold = bold
             self.dim = dim
             self.italic = italic
+            self.inverse = inverse
         }
     }
 
-    private struct Numbering {
+    struct Numbering {
         var next = 1
         mutating func label() -> String {
             defer { next += 1 }
@@ -118,50 +138,39 @@ public struct TerminalRenderer {
         }
     }
 
-    private func lines(_ node: ViewNode, width: Int, numbering: inout Numbering) -> [Line] {
+    func lines(_ node: ViewNode, width: Int, numbering: inout Numbering) -> [Line] {
         switch node {
-        case let .stack(.vertical, children):
-            return children.flatMap { lines($0, width: width, numbering: &numbering) }
-        case let .stack(.horizontal, children):
-            let parts = children.map { lines($0, width: width, numbering: &numbering) }
-            let joined = parts.map { $0.map(\.text).joined(separator: " ") }.joined(separator: "  ")
-            if DisplayWidth.of(joined) <= width, parts.allSatisfy({ $0.count <= 1 }) {
-                return [Line(joined, parts.first?.first?.color ?? .primary)]
-            }
-            return parts.flatMap { $0 }
+        case let .stack(axis, children):
+            return stack(axis, children, spacing: nil, width: width, numbering: &numbering)
         case let .section(header, children):
             var result = [Line("")] + DisplayWidth.wrap(header.uppercased(), columns: width).map { Line($0, .secondary, bold: true) }
             result += children.flatMap { lines($0, width: width, numbering: &numbering) }
             return result
         case let .text(text, style, color):
-            return DisplayWidth.wrap(text, columns: width).map {
+            // A text's own leading spaces are its indent: its wrapped lines keep it.
+            let indent = String(text.prefix { $0 == " " })
+            return DisplayWidth.wrap(String(text.dropFirst(indent.count)), after: indent, columns: width).map {
                 Line($0, style == .caption ? .secondary : color, bold: style == .title || style == .headline,
                      dim: style == .caption, italic: style == .emphasis)
             }
-        case let .button(title, _, _):
-            return DisplayWidth.wrap("\(numbering.label()) \(title)", columns: width).map { Line($0, bold: true) }
-        case let .field(label, _, placeholder, value, _):
+        case let .button(title, _, _, prominence):
+            let mark = symbols.mark(prominence)
+            return DisplayWidth.wrap(mark + title, after: "\(numbering.label()) ", columns: width).map {
+                Line($0, prominence == .destructive ? .negative : .primary, bold: true, inverse: prominence == .primary)
+            }
+        case let .field(label, _, placeholder, value, input):
             // An empty field shows an empty box and its placeholder dimmed
             // after it, so a hint never reads as a value, colour or not.
-            let prefix = "\(numbering.label()) " + (label.map { "\($0): " } ?? "")
-            guard value.isEmpty else { return DisplayWidth.wrap(prefix + "[" + value + "]", columns: width).map { Line($0) } }
-            return DisplayWidth.wrap(prefix + "[ ]" + (placeholder.isEmpty ? "" : " " + placeholder), columns: width)
+            let prefix = "\(numbering.label()) "
+            let name = label.map { "\($0): " } ?? ""
+            let shown = input == .secure ? String(repeating: symbols.secret, count: min(value.count, 8)) : value
+            guard shown.isEmpty else { return DisplayWidth.wrap(name + "[" + shown + "]", after: prefix, columns: width).map { Line($0) } }
+            return DisplayWidth.wrap(name + "[ ]" + (placeholder.isEmpty ? "" : " " + placeholder), after: prefix, columns: width)
                 .map { Line($0, .secondary, dim: true, italic: true) }
         case let .list(action, rows):
-            let labels = rows.map { _ in action == nil ? "•" : numbering.label() }
-            let titleWidth = rows.map { DisplayWidth.of($0.title) }.max() ?? 0
-            // [9] and [10] take different widths: pad, so titles and details stay in their columns.
-            let labelWidth = labels.map { DisplayWidth.of($0) }.max() ?? 0
-            return zip(labels, rows).flatMap { label, row -> [Line] in
-                var text = label + String(repeating: " ", count: labelWidth - DisplayWidth.of(label)) + " \(row.title)"
-                if let detail = row.detail {
-                    text += String(repeating: " ", count: titleWidth - DisplayWidth.of(row.title)) + "  " + detail
-                }
-                if let badge = row.badge { text += "  (\(badge))" }
-                return DisplayWidth.wrap(text, columns: width).map { Line($0) }
-            }
+            return ListLayout(renderer: self, rows: rows, labels: rows.map { _ in action == nil ? symbols.bullet : numbering.label() }).lines(width: width)
         case .divider:
-            return [Line(String(repeating: "─", count: width), .secondary)]
+            return [Line(String(repeating: symbols.horizontal, count: width), .secondary)]
         case .spacer:
             return [Line("")]
         case let .badge(text, color):
@@ -175,7 +184,7 @@ public struct TerminalRenderer {
                 let filled = Int((fraction * Double(cells)).rounded())
                 text = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: cells - filled) + "] \(Int((fraction * 100).rounded()))%"
             } else {
-                text = "…"
+                text = symbols.ellipsis
             }
             // The bar always fits a line; a label that does not fit beside it goes above it, so
             // wrapping never breaks the bar at its empty cells.
@@ -184,22 +193,26 @@ public struct TerminalRenderer {
             }
             return DisplayWidth.wrap(label, columns: width).map { Line($0, .secondary) } + [Line(text, .secondary)]
         case let .link(title, _):
-            return DisplayWidth.wrap("\(numbering.label()) \(title) →", columns: width).map { Line($0, bold: true) }
+            return DisplayWidth.wrap("\(title) \(symbols.link)", after: "\(numbering.label()) ", columns: width).map { Line($0, bold: true) }
         case let .chart(chart):
             let title = chart.title.map { DisplayWidth.wrap($0, columns: width).map { Line($0, bold: true) } } ?? []
             return title + [Line(Sparkline.row(chart, width: width), .positive)]
                 + DisplayWidth.wrap(Sparkline.summary(chart), columns: width).map { Line($0, .secondary) }
+        case let .overlay(alignment, children):
+            return overlay(alignment, children, width: width, numbering: &numbering)
+        case let .modified(node, modifiers):
+            return modified(node, modifiers, width: width, numbering: &numbering)
         case let .unknown(kind):
             return DisplayWidth.wrap("[unsupported view: \(kind)]", columns: width).map { Line($0, .warning) }
         }
     }
 
     /// A border line: `open`, the title, a run of ─, what is beyond the window, `close`.
-    private func border(_ open: String, title: String?, more: String?, _ close: String) -> String {
-        let right = more.map { " \($0) ─" } ?? ""
+    func border(_ open: String, title: String?, more: String?, _ close: String) -> String {
+        let right = more.map { " \($0) " + symbols.horizontal } ?? ""
         let room = width - DisplayWidth.of(open) - DisplayWidth.of(right) - DisplayWidth.of(close)
         let heading = title.map { DisplayWidth.prefix(" \($0) ", fitting: room - 1) } ?? ""
-        return open + heading + String(repeating: "─", count: max(room - DisplayWidth.of(heading), 0)) + right + close + "\n"
+        return open + heading + String(repeating: symbols.horizontal, count: max(room - DisplayWidth.of(heading), 0)) + right + close + "\n"
     }
 
     fileprivate func styled(_ line: Line) -> String {
@@ -208,6 +221,7 @@ public struct TerminalRenderer {
         if line.bold { codes.append("1") }
         if line.dim { codes.append("2") }
         if line.italic { codes.append("3") }
+        if line.inverse { codes.append("7") }
         switch line.color {
         case .primary: break
         case .secondary: codes.append("90")
@@ -217,35 +231,4 @@ public struct TerminalRenderer {
         }
         return codes.isEmpty ? line.text : "\u{1B}[" + codes.joined(separator: ";") + "m" + line.text + "\u{1B}[0m"
     }
-}
-
-extension ViewNode {
-    /// The tree with every string made safe for a terminal (see `visible(_:)`).
-    var visible: ViewNode {
-        func clean(_ text: String) -> String { Self.visible(text) }
-        func line(_ text: String) -> String { Self.visible(text, lines: false) }
-        switch self {
-        case let .stack(axis, children): return .stack(axis: axis, children: children.map(\.visible))
-        case let .section(header, children): return .section(header: line(header), children: children.map(\.visible))
-        case let .text(text, style, color): return .text(clean(text), style: style, color: color)
-        case let .button(title, action, value): return .button(title: line(title), action: action, value: value)
-        case let .field(label, action, placeholder, value, input):
-            return .field(label: label.map(line), action: action, placeholder: line(placeholder), value: line(value), input: input)
-        case let .list(action, rows):
-            return .list(action: action, rows: rows.map {
-                ListRow(id: $0.id, title: line($0.title), detail: $0.detail.map(line), badge: $0.badge.map(line))
-            })
-        case let .badge(text, color): return .badge(line(text), color: color)
-        case let .image(alt, url): return .image(alt: line(alt), url: url)
-        case let .progress(label, fraction): return .progress(label: label.map(line), fraction: fraction)
-        case let .link(title, target): return .link(title: line(title), target: target)
-        case let .chart(chart):
-            return .chart(Chart(title: chart.title.map(line), style: chart.style, points: chart.points.map { .init(label: line($0.label), value: $0.value) }))
-        case let .unknown(kind): return .unknown(kind: line(kind))
-        case .divider, .spacer: return self
-        }
-    }
-
-    /// A plugin's text as the terminal may show it (see `TerminalText`).
-    static func visible(_ text: String, lines: Bool = true) -> String { TerminalText.safe(text, lines: lines) }
 }

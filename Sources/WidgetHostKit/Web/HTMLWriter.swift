@@ -33,18 +33,23 @@ struct HTMLWriter {
             return "<section><h3>\(Self.escape(header))</h3>" + children.map(html).joined() + "</section>"
         case let .text(text, style, color):
             return "<p class=\"s-\(style.rawValue) c-\(color.rawValue)\">\(Self.escape(text))</p>"
-        case let .button(title, action, value):
-            return form(action: action, value: value) + "<button>\(Self.escape(title))</button></form>"
+        case let .button(title, action, value, prominence):
+            return form(action: action, value: value) + "<button class=\"p-\(prominence.rawValue)\">\(Self.escape(title))</button></form>"
         case let .field(label, action, placeholder, value, input):
-            let mode = input == .amount ? " inputmode=\"decimal\"" : ""
+            // A secure field's value is never written back into the page.
+            let mode = input == .amount ? " inputmode=\"decimal\"" : input == .secure ? " type=\"password\" autocomplete=\"off\"" : ""
+            let shown = input == .secure ? "" : value
             return form(action: action, value: nil) + "<label>\(Self.escape(label ?? placeholder))"
-                + " <input name=\"value\" value=\"\(Self.escape(value))\" placeholder=\"\(Self.escape(placeholder))\"\(mode)></label>"
+                + " <input name=\"value\" value=\"\(Self.escape(shown))\" placeholder=\"\(Self.escape(placeholder))\"\(mode)></label>"
                 + " <button>OK</button></form>"
         case let .list(action, rows):
             return "<ul>" + rows.map { row in
-                let content = "<span class=\"title\">\(Self.escape(row.title))</span>"
-                    + (row.detail.map { " <span class=\"detail\">\(Self.escape($0))</span>" } ?? "")
+                let cells = row.cells.isEmpty
+                    ? row.detail.map { " <span class=\"detail\">\(Self.escape($0))</span>" } ?? ""
+                    : row.cells.map { " <span class=\"cell\">" + html($0) + "</span>" }.joined()
+                let content = "<span class=\"title\">\(Self.escape(row.title))</span>" + cells
                     + (row.badge.map { " <span class=\"badge\">\(Self.escape($0))</span>" } ?? "")
+                    + (row.disclosure ? " <span class=\"more\" aria-hidden=\"true\">›</span>" : "")
                 guard let action else { return "<li>\(content)</li>" }
                 return "<li>" + form(action: action, value: row.id) + "<button class=\"row\">\(content)</button></form></li>"
             }.joined() + "</ul>"
@@ -69,6 +74,14 @@ struct HTMLWriter {
             let title = chart.title.map { "<figcaption>\(Self.escape($0))</figcaption>" } ?? ""
             return "<figure class=\"chart\">\(title)" + Sparkline.svg(chart, label: label)
                 + "<p class=\"s-caption c-secondary\">\(Self.escape(summary))</p></figure>"
+        case let .overlay(alignment, children):
+            return "<div class=\"overlay o-\(alignment.rawValue)\">" + children.map(html).joined() + "</div>"
+        case let .modified(node, modifiers):
+            var classes = ["m"]
+            if let alignment = modifiers.alignment { classes.append("a-\(alignment.rawValue)") }
+            if modifiers.padding > 0 { classes.append("pad-\(min(modifiers.padding, 8))") }
+            if let spacing = modifiers.spacing { classes.append("sp-\(spacing)") }
+            return "<div class=\"\(classes.joined(separator: " "))\">" + html(node) + "</div>"
         case .unknown:
             return ""
         }

@@ -28,6 +28,14 @@ enum WebAssets {
         figure.chart { margin: 0; } svg.chart { display: block; width: 100%; height: 3rem; color: var(--pos); }
         img { max-width: 100%; height: auto; border-radius: .3rem; display: block; }
         .detail { color: var(--muted); } .image { font-style: italic; color: var(--muted); } .spacer { flex: 1; }
+        button.p-primary { font-weight: 600; background: var(--focus); color: #fff; border: 0; border-radius: .3rem; }
+        button.p-destructive { color: var(--neg); border: 1px solid var(--neg); } .more { float: right; color: var(--muted); }
+        .row .cell + .cell { margin-left: .6rem; } .row .cell { font-variant-numeric: tabular-nums; }
+        .overlay { display: grid; } .overlay > * { grid-area: 1 / 1; } .o-topTrailing, .o-trailing, .o-bottomTrailing { justify-items: end; }
+        .o-top, .o-center, .o-bottom { justify-items: center; } .o-topLeading > *, .o-top > *, .o-topTrailing > * { align-self: start; }
+        .o-bottomLeading > *, .o-bottom > *, .o-bottomTrailing > * { align-self: end; } .overlay > :first-child { justify-self: stretch; }
+        .a-center { text-align: center; } .a-trailing { text-align: right; } .pad-1, .pad-2 { padding-left: .5rem; }
+        .pad-3, .pad-4, .pad-5, .pad-6, .pad-7, .pad-8 { padding-left: 1.5rem; } .sp-0 > * + * { margin-top: 0; } .sp-1 > .v > * + *, .sp-1 > .h { gap: 1rem; }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         """
 

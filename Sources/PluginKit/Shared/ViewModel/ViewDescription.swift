@@ -36,6 +36,23 @@ public enum ViewDescription {
         budget -= 1
         guard budget >= 0 else { throw Invalid(description: "the view has more than \(maxNodes) nodes") }
         guard json.isObject, let kind = json["kind"]?.string else { return .unknown(kind: "(a node without a kind)") }
+        let plain = try kindNode(json, kind: kind, depth: depth, budget: &budget)
+        return modifiers(json).map { .modified(plain, $0) } ?? plain
+    }
+
+    /// `align`, `padding` and `spacing`, on any node; nil when it has none that mean anything.
+    private static func modifiers(_ json: JSONValue) -> ViewNode.Modifiers? {
+        func count(_ key: String, limit: Int) -> Int? {
+            guard case let .number(literal)? = json[key], let value = Double(literal), value.isFinite else { return nil }
+            return Int(min(max(value.rounded(), 0), Double(limit)))
+        }
+        let modifiers = ViewNode.Modifiers(alignment: json["align"]?.string.flatMap(ViewNode.Alignment.init),
+                                           padding: count("padding", limit: ViewNode.Modifiers.maxPadding) ?? 0,
+                                           spacing: count("spacing", limit: ViewNode.Modifiers.maxSpacing))
+        return modifiers == ViewNode.Modifiers() ? nil : modifiers
+    }
+
+    private static func kindNode(_ json: JSONValue, kind: String, depth: Int, budget: inout Int) throws(Invalid) -> ViewNode {
         func text(_ key: String) -> String? { json[key]?.string }
         func children() throws(Invalid) -> [ViewNode] {
             var nodes: [ViewNode] = []
@@ -51,19 +68,26 @@ public enum ViewDescription {
             return .text(text("text") ?? "", style: text("style").flatMap(ViewNode.TextStyle.init) ?? .body, color: color())
         case "button":
             guard let action = text("action") else { return .unknown(kind: "button without an action") }
-            return .button(title: text("title") ?? action, action: action, value: text("value"))
-        case "field":
-            guard let action = text("action") else { return .unknown(kind: "field without an action") }
-            return .field(label: text("label"), action: action, placeholder: text("placeholder") ?? "", value: text("value") ?? "",
-                          input: text("input").flatMap(ViewNode.FieldInput.init) ?? .text)
+            return .button(title: text("title") ?? action, action: action, value: text("value"),
+                           prominence: text("prominence").flatMap(ViewNode.Prominence.init) ?? .secondary)
+        case "field", "securefield":
+            guard let action = text("action") else { return .unknown(kind: "\(kind) without an action") }
+            let input = kind == "securefield" ? .secure : text("input").flatMap(ViewNode.FieldInput.init) ?? .text
+            return .field(label: text("label"), action: action, placeholder: text("placeholder") ?? "", value: text("value") ?? "", input: input)
         case "list":
-            let rows = (json["rows"]?.array ?? []).compactMap { row -> ViewNode.ListRow? in
-                guard let id = row["id"]?.string else { return nil }
-                return ViewNode.ListRow(id: id, title: row["title"]?.string ?? id, detail: row["detail"]?.string, badge: row["badge"]?.string)
+            var rows: [ViewNode.ListRow] = []
+            for row in json["rows"]?.array ?? [] {
+                guard let id = row["id"]?.string else { continue }
+                budget -= 1
+                guard budget >= 0 else { throw Invalid(description: "the view has more than \(maxNodes) nodes") }
+                var cells: [ViewNode] = []
+                for cell in row["cells"]?.array ?? [] { cells.append(try node(cell, depth: depth + 2, budget: &budget)) }
+                rows.append(ViewNode.ListRow(id: id, title: row["title"]?.string ?? id, detail: row["detail"]?.string, badge: row["badge"]?.string,
+                                             cells: cells, disclosure: row["disclosure"] == .bool(true)))
             }
-            budget -= rows.count
-            guard budget >= 0 else { throw Invalid(description: "the view has more than \(maxNodes) nodes") }
             return .list(action: text("action"), rows: rows)
+        case "overlay":
+            return .overlay(alignment: text("alignment").flatMap(ViewNode.OverlayAlignment.init) ?? .center, children: try children())
         case "divider": return .divider
         case "spacer": return .spacer
         case "badge": return .badge(text("text") ?? "", color: color())

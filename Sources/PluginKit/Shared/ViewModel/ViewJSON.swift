@@ -11,15 +11,15 @@ extension ViewNode {
             ["kind": "section", "header": .string(header), "children": .array(children.map(\.json))]
         case let .text(text, style, color):
             ["kind": "text", "text": .string(text), "style": .string(style.rawValue), "color": .string(color.rawValue)]
-        case let .button(title, action, value):
-            ["kind": "button", "title": .string(title), "action": .string(action), "value": .optional(value)]
+        case let .button(title, action, value, prominence):
+            ["kind": "button", "title": .string(title), "action": .string(action), "value": .optional(value), "prominence": .string(prominence.rawValue)]
         case let .field(label, action, placeholder, value, input):
-            ["kind": "field", "label": .optional(label), "action": .string(action), "placeholder": .string(placeholder),
-             "value": .string(value), "input": .string(input.rawValue)]
+            [
+                "kind": .string(input == .secure ? "securefield" : "field"), "label": .optional(label), "action": .string(action),
+                "placeholder": .string(placeholder), "value": .string(value), "input": .string(input.rawValue),
+            ]
         case let .list(action, rows):
-            ["kind": "list", "action": .optional(action), "rows": .array(rows.map {
-                ["id": .string($0.id), "title": .string($0.title), "detail": .optional($0.detail), "badge": .optional($0.badge)]
-            })]
+            ["kind": "list", "action": .optional(action), "rows": .array(rows.map(\.json))]
         case .divider: ["kind": "divider"]
         case .spacer: ["kind": "spacer"]
         case let .badge(text, color): ["kind": "badge", "text": .string(text), "color": .string(color.rawValue)]
@@ -30,8 +30,34 @@ extension ViewNode {
         case let .chart(chart):
             ["kind": "chart", "title": .optional(chart.title), "style": .string(chart.style.rawValue),
              "points": .array(chart.points.map { ["label": .string($0.label), "value": .number(String($0.value))] })]
+        case let .overlay(alignment, children):
+            ["kind": "overlay", "alignment": .string(alignment.rawValue), "children": .array(children.map(\.json))]
+        case let .modified(node, modifiers):
+            modifiers.adding(to: node.json)
         case let .unknown(kind): ["kind": "unknown", "unknownKind": .string(kind)]
         }
+    }
+}
+
+extension ViewNode.ListRow {
+    /// `cells` and `disclosure` are written only when used, so older rows read as they always did.
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("id", .string(id)), ("title", .string(title)), ("detail", .optional(detail)), ("badge", .optional(badge))]
+        if !cells.isEmpty { fields.append(("cells", .array(cells.map(\.json)))) }
+        if disclosure { fields.append(("disclosure", .bool(true))) }
+        return .object(fields)
+    }
+}
+
+extension ViewNode.Modifiers {
+    /// The modified node's own keys, then the modifiers it uses.
+    func adding(to json: JSONValue) -> JSONValue {
+        guard case var .object(fields) = json else { return json }
+        fields.removeAll { ["align", "padding", "spacing"].contains($0.0) }
+        if let alignment { fields.append(("align", .string(alignment.rawValue))) }
+        if padding > 0 { fields.append(("padding", .number(String(padding)))) }
+        if let spacing { fields.append(("spacing", .number(String(spacing)))) }
+        return .object(fields)
     }
 }
 

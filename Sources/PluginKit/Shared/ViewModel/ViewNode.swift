@@ -12,7 +12,7 @@ public indirect enum ViewNode: Equatable, Sendable {
     case stack(axis: Axis, children: [ViewNode])
     case section(header: String, children: [ViewNode])
     case text(String, style: TextStyle, color: SemanticColor)
-    case button(title: String, action: String, value: String?)
+    case button(title: String, action: String, value: String?, prominence: Prominence = .secondary)
     case field(label: String?, action: String, placeholder: String, value: String, input: FieldInput)
     case list(action: String?, rows: [ListRow])
     case divider
@@ -23,25 +23,92 @@ public indirect enum ViewNode: Equatable, Sendable {
     case link(title: String, target: String)
     /// A line or bar sparkline (ViewChart.swift).
     case chart(Chart)
+    /// Children drawn over one another, the first at the bottom (a badge on an image).
+    case overlay(alignment: OverlayAlignment, children: [ViewNode])
+    /// A node with layout modifiers: `align`, `padding` and `spacing` keys on any node.
+    case modified(ViewNode, Modifiers)
     /// A node of a kind this host does not know, shown as a placeholder.
     case unknown(kind: String)
 
     public enum Axis: String, Sendable { case vertical, horizontal }
     public enum TextStyle: String, Sendable, CaseIterable { case title, headline, body, caption, monospaced, emphasis }
     public enum SemanticColor: String, Sendable, CaseIterable { case primary, secondary, positive, negative, warning }
-    public enum FieldInput: String, Sendable { case text, amount }
+    /// `secure` hides what is typed; it is written as the kind `securefield`, so a host
+    /// that predates it shows a placeholder instead of the field's value in clear.
+    public enum FieldInput: String, Sendable { case text, amount, secure }
+    public enum Prominence: String, Sendable, CaseIterable { case primary, secondary, destructive }
+    public enum Alignment: String, Sendable, CaseIterable { case leading, center, trailing }
+
+    /// Where an overlay places its upper children: `topTrailing`, `center`, `bottom`...
+    public enum OverlayAlignment: String, Sendable, CaseIterable {
+        case topLeading, top, topTrailing, leading, center, trailing, bottomLeading, bottom, bottomTrailing
+
+        public var horizontal: Alignment {
+            switch self {
+            case .topLeading, .leading, .bottomLeading: .leading
+            case .top, .center, .bottom: .center
+            case .topTrailing, .trailing, .bottomTrailing: .trailing
+            }
+        }
+
+        /// 0 top, 1 middle, 2 bottom.
+        public var vertical: Int {
+            switch self {
+            case .topLeading, .top, .topTrailing: 0
+            case .leading, .center, .trailing: 1
+            case .bottomLeading, .bottom, .bottomTrailing: 2
+            }
+        }
+    }
+
+    /// Layout a node asks for; nil or 0 is "as usual". Older hosts ignore these keys.
+    public struct Modifiers: Equatable, Sendable {
+        /// Where the node sits in the width it is given (a column of a list row, the screen).
+        public var alignment: Alignment?
+        /// Columns of blank space before the node's every line.
+        public var padding: Int
+        /// Between a stack's children: blank lines (vertical) or columns (horizontal).
+        public var spacing: Int?
+
+        public init(alignment: Alignment? = nil, padding: Int = 0, spacing: Int? = nil) {
+            self.alignment = alignment
+            self.padding = padding
+            self.spacing = spacing
+        }
+
+        public static let maxPadding = 40
+        public static let maxSpacing = 8
+    }
 
     public struct ListRow: Equatable, Sendable {
         public let id: String
         public let title: String
         public let detail: String?
         public let badge: String?
+        /// Nodes shown in the row's columns instead of `detail` (a price, a change, a badge); each
+        /// column lines up across the rows. Hosts that predate them show `detail`: set both.
+        public let cells: [ViewNode]
+        /// Choosing the row opens another screen: drawn with a mark, as links are.
+        public let disclosure: Bool
 
-        public init(id: String, title: String, detail: String? = nil, badge: String? = nil) {
+        public init(id: String, title: String, detail: String? = nil, badge: String? = nil, cells: [ViewNode] = [], disclosure: Bool = false) {
             self.id = id
             self.title = title
             self.detail = detail
             self.badge = badge
+            self.cells = cells
+            self.disclosure = disclosure
+        }
+    }
+}
+
+extension ViewNode {
+    /// The nodes a container holds (a modified node holds the one it modifies); none for a leaf.
+    public var contained: [ViewNode] {
+        switch self {
+        case let .stack(_, children), let .section(_, children), let .overlay(_, children): children
+        case let .modified(node, _): [node]
+        default: []
         }
     }
 }
