@@ -82,11 +82,11 @@ enum LaunchCommand {
             return 0
         }
         var failed = false
-        for (action, value) in actions {
+        for intent in actions {
             do {
-                try session.perform(action, value: value)
+                try session.perform(intent)
             } catch {
-                cli.console.error("\(error)\(validValues(session, action: action, refused: value))")
+                cli.console.error("\(error)\(validValues(session, refused: intent))")
                 failed = true
             }
             settle(session, seconds: wait)
@@ -170,7 +170,8 @@ enum LaunchCommand {
     /// The values the current screen offers for `action` (its list rows and
     /// buttons), when the one given is not among them: a refused value names
     /// the ones that would work.
-    static func validValues(_ session: WidgetSession, action: String, refused: String?) -> String {
+    static func validValues(_ session: WidgetSession, refused intent: Intent) -> String {
+        guard case let .action(action, refused) = intent else { return "" }
         let offered = (session.render()?.actions ?? []).filter { $0.action == action }.compactMap(\.value)
         guard let refused, !offered.isEmpty, !offered.contains(refused) else { return "" }
         return ". Valid values for \(action) here: \(offered.joined(separator: ", "))"
@@ -195,15 +196,16 @@ enum LaunchCommand {
         }
     }
 
-    /// `retrieve,update=250.00` into (action, value) pairs.
-    static func parseActions(_ text: String?) throws(UsageError) -> [(String, String?)] {
+    /// `retrieve,update=250.00,back,widget://...` into intents, parsed here once.
+    static func parseActions(_ text: String?) throws(UsageError) -> [Intent] {
         guard let text else { return [] }
-        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> (String, String?) in
+        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> Intent in
             // A deep link keeps its query: widget://trips/booking?id=B-1 is one action.
-            if item.hasPrefix("widget://") { return (String(item), nil) }
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = item.hasPrefix("widget://") ? [item] : item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard !parts[0].isEmpty else { throw UsageError("--actions has an empty action in '\(text)'") }
-            return (String(parts[0]), parts.count == 2 ? String(parts[1]) : nil)
+            do { return try Intent(parsing: String(parts[0]), value: parts.count == 2 ? String(parts[1]) : nil) } catch {
+                throw UsageError("--actions: \(error)")
+            }
         }
     }
 
