@@ -60,7 +60,7 @@ enum LaunchCommand {
                 let hint = Suggestions.closest(to: target.screen ?? "", among: screens, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
                     ?? ". Its screens: \(screens.joined(separator: ", "))"
                 cli.console.error("\(error)\(hint)")
-                return 1
+                return ExitStatus.failure
             }
         }
         let interactive = !arguments.has("--once") && !arguments.has("--status") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
@@ -79,7 +79,7 @@ enum LaunchCommand {
         }
         guard target != nil else {
             cli.console.out(HomeScreen.text(session.manifests, renderer: renderer(cli)))
-            return 0
+            return ExitStatus.success
         }
         var failed = false
         for intent in actions {
@@ -92,7 +92,7 @@ enum LaunchCommand {
             settle(session, seconds: wait)
         }
         settle(session, seconds: wait)
-        if arguments.has("--status") { return printStatus(cli, session) ?? (failed ? 1 : 0) }
+        if arguments.has("--status") { return printStatus(cli, session) ?? (failed ? ExitStatus.failure : ExitStatus.success) }
         guard let screen = session.render() else { return 1 }
         let status = format == .json ? try? session.status() : nil
         cli.console.out(format.present(screen, stack: session.navigator.stack, renderer: renderer(cli), status: status))
@@ -100,7 +100,7 @@ enum LaunchCommand {
         // in flight (past --wait) cannot hold the exit up.
         _ = Unmanaged.passRetained(session)
         if stillLoading(screen, wait: wait, console: cli.console) { return 1 }
-        return failed ? 1 : 0
+        return failed ? ExitStatus.failure : ExitStatus.success
     }
 
     /// A required contract no plugin provides is a warning, not only the
@@ -142,13 +142,13 @@ enum LaunchCommand {
         do {
             guard let status = try session.status() else {
                 cli.console.error("widget \(session.current?.plugin.shortName ?? "?") answers no status query")
-                return 1
+                return ExitStatus.failure
             }
             cli.console.out(status.serialized + "\n")
             return nil
         } catch {
             cli.console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 

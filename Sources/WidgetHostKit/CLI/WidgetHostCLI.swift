@@ -88,7 +88,7 @@ public struct WidgetHostCLI: Sendable {
                 throw UsageError("no completion for '\(shell)'; use bash, zsh or fish")
             }
             cli.console.out(script)
-            return 0
+            return ExitStatus.success
         }
     )
 
@@ -104,7 +104,7 @@ public struct WidgetHostCLI: Sendable {
             return run(["help"] + arguments.dropFirst())
         case "-V", "--version":
             console.line("widget-host \(Self.version) (plugin ABI \(ABIVersion.host))")
-            return 0
+            return ExitStatus.success
         case CompletionScripts.pluginNamesCommand:
             return printPluginNames()
         case PluginHostChild.command:
@@ -120,7 +120,7 @@ public struct WidgetHostCLI: Sendable {
         let rest = Array(arguments.dropFirst())
         if rest.contains("-h") || rest.contains("--help") {
             console.out(command.helpText)
-            return 0
+            return ExitStatus.success
         }
         do {
             return try command.run(self, try command.spec.parse(rest))
@@ -128,7 +128,7 @@ public struct WidgetHostCLI: Sendable {
             return usageError(error.description, help: "widget-host \(command.name) --help")
         } catch {
             console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -144,7 +144,7 @@ public struct WidgetHostCLI: Sendable {
             return usageError(error.description, help: "widget-host --help")
         } catch {
             console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -154,12 +154,12 @@ public struct WidgetHostCLI: Sendable {
         let manifests = discovery(Arguments()).scan(searchPath(Arguments())).usable.compactMap(\.manifest)
         var seen: Set<String> = []
         for name in manifests.flatMap({ [$0.id.value, $0.id.shortName] }) where seen.insert(name).inserted { console.line(name) }
-        return 0
+        return ExitStatus.success
     }
 
     private func usageError(_ message: String, help: String) -> Int32 {
         console.error("\(message)\nTry '\(help)' for more.")
-        return 2
+        return ExitStatus.usage
     }
 
     /// What in the configuration names nothing the host knows (a misspelled

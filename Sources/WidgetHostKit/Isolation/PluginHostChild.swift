@@ -19,7 +19,7 @@ public enum PluginHostChild {
         guard let arguments = try? spec.parse(words), let given = arguments.positionals.first,
               let data = arguments.value("--data"), data.hasPrefix("/"), ChildCage.dieWithHost(arguments.value("--host-pid")) else {
             FileDescriptor.standardError.write("widget-host: \(command) is started by the host, not by hand\n")
-            return 2
+            return ExitStatus.usage
         }
         // The working directory is about to become the data directory.
         let path = ChildCage.absolute(given)

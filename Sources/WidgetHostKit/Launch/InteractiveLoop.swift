@@ -36,7 +36,7 @@ struct InteractiveLoop {
         """
 
     func run() -> Int32 {
-        guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
+        guard wh_shim_terminal_enter_raw(0) == 0 else { return ExitStatus.failure }
         defer { wh_shim_terminal_restore() }
         let log = session.runtime.resolve(HostLog.self)
         log.screenOwned = true
@@ -70,7 +70,7 @@ struct InteractiveLoop {
             session.settleEvents()
             if !state.quit { draw(&state) }
         }
-        return (state.interrupted ? 128 + SIGINT : 0, state.back)
+        return (state.interrupted ? ExitStatus.interrupted : ExitStatus.success, state.back)
     }
 
     private struct State {
