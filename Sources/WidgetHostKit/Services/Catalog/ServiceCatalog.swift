@@ -9,8 +9,6 @@ enum ServiceCatalog {
         LogService.description, ClockService.description, ClockService.description2, ConfigService.description, StoreService.description,
     ] + HTTPService.descriptions + [BusService.description, NavigatorService.description, ContractService.description]
 
-    static let ids: Set<String> = Set(all.map(\.id))
-
     private static let byID: [String: ServiceDescription] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
     static func service(_ id: String) -> ServiceDescription? { byID[id] }
