@@ -162,6 +162,6 @@ enum InstallCommand {
                 return x < y ? -1 : 1
             }
         }
-        return ExitStatus.success
+        return 0
     }
 }
