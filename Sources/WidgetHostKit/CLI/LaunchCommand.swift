@@ -82,11 +82,11 @@ enum LaunchCommand {
             return ExitStatus.success
         }
         var failed = false
-        for intent in actions {
+        for parsed in actions {
             do {
-                try session.perform(intent)
+                try session.perform(try parsed.get())
             } catch {
-                cli.console.error("\(error)\(validValues(session, refused: intent))")
+                cli.console.error("\(error)\((try? parsed.get()).map { validValues(session, refused: $0) } ?? "")")
                 failed = true
             }
             settle(session, seconds: wait)
@@ -196,16 +196,16 @@ enum LaunchCommand {
         }
     }
 
-    /// `retrieve,update=250.00,back,widget://...` into intents, parsed here once.
-    static func parseActions(_ text: String?) throws(UsageError) -> [Intent] {
+    /// `retrieve,update=250.00,back,widget://...` into intents, parsed here
+    /// once. A malformed link fails when its turn comes, as an action the
+    /// widget refuses does: the actions before it still run.
+    static func parseActions(_ text: String?) throws(UsageError) -> [Result<Intent, DeepLinkError>] {
         guard let text else { return [] }
-        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> Intent in
+        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> Result<Intent, DeepLinkError> in
             // A deep link keeps its query: widget://trips/booking?id=B-1 is one action.
             let parts = item.hasPrefix("widget://") ? [item] : item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard !parts[0].isEmpty else { throw UsageError("--actions has an empty action in '\(text)'") }
-            do { return try Intent(parsing: String(parts[0]), value: parts.count == 2 ? String(parts[1]) : nil) } catch {
-                throw UsageError("--actions: \(error)")
-            }
+            return Result { () throws(DeepLinkError) -> Intent in try Intent(parsing: String(parts[0]), value: parts.count == 2 ? String(parts[1]) : nil) }
         }
     }
 
