@@ -129,7 +129,12 @@ struct CommandDeclarationTests {
             #expect(page.status == 0)
             #expect(page.out.hasPrefix("widget-host help \(topic.name): \(topic.summary)\n"))
         }
-        #expect(try WidgetHostCLITests.run(["help", "exit-status"]).out.contains("2    a usage error"))
+        let exitStatus = try WidgetHostCLITests.run(["help", "exit-status"]).out
+        #expect(exitStatus.contains("2    a usage error"))
+        for (status, meaning) in ExitStatus.all {
+            #expect(exitStatus.contains("  \(status) ") && exitStatus.contains(String(meaning.prefix { $0 != "\n" })), "\(status) not listed")
+        }
+        #expect(try WidgetHostCLITests.run(["launch", "--no-such-option"]).status == ExitStatus.usage)
         #expect(try WidgetHostCLITests.run(["help", "timeline"]).out == TimelineCommand.command.helpText)
         let overview = try WidgetHostCLITests.run(["--help"]).out
         for topic in HelpPages.topics { #expect(overview.contains("\n  \(topic.name) "), "overview lacks topic \(topic.name)") }

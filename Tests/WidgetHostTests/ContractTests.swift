@@ -35,7 +35,7 @@ struct ContractTests {
         /// What the consumer got when it asked `contract` (from its render,
         /// or with `action` "ask_thread" from a thread of its own).
         func ask(_ contract: String, action: String = "ask") throws -> JSONValue {
-            try session.perform(action, value: contract)
+            try session.perform(.action(action, value: contract))
             guard case let .success(view)? = session.render()?.view, let text = view.json["text"]?.string else {
                 throw TestSupport.Failure("no text rendered: \(String(describing: session.render()))")
             }

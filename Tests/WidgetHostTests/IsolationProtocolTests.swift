@@ -107,6 +107,27 @@ struct IsolationProtocolTests {
         #expect(host.send(big, deadline: Clock.now + 0.2) == .timedOut)
     }
 
+    @Test("every call the host makes reads back the same on the child's side, and a broken one is refused", arguments: [
+        ChildCall.load(manifest: ["id": "org.example.x"]), .create(manifest: .null), .render(screen: "main", params: "{\"id\":\"B-1\"}"),
+        .query("status"), .action("update", value: "250.00"), .action("wave", value: nil), .event(topic: "nav.changed", payload: "{}"),
+        .destroy,
+    ])
+    func childCallRoundTrip(_ call: ChildCall) throws {
+        var decoder = FrameDecoder()
+        decoder.append(Frame(.call, id: 3, fields: call.fields).encoded())
+        let frame = try #require(try decoder.next())
+        #expect(ChildCall(fields: frame.fields) == call)
+        #expect(frame.fields["call"]?.string == call.name.rawValue)
+    }
+
+    @Test("a call the child does not know, or one missing its argument, decodes to nothing")
+    func childCallRefused() {
+        #expect(ChildCall(fields: ["call": "format-disk"]) == nil)
+        #expect(ChildCall(fields: ["call": "render"]) == nil)
+        #expect(ChildCall(fields: ["call": "action", "value": "x"]) == nil)
+        #expect(ChildCall(fields: ["screen": "main"]) == nil)
+    }
+
     private static func socketPair() throws -> (FrameSocket, FrameSocket) {
         var fds: [Int32] = [-1, -1]
         guard wh_shim_socketpair_cloexec(&fds) == 0 else { throw TestSupport.Failure("socketpair: \(errno)") }

@@ -87,6 +87,14 @@ struct LaunchTests {
         #expect(run.stdout.isEmpty)
     }
 
+    @Test("--actions is parsed once into intents: back, a link, or an action with its value")
+    func actionsParsedToIntents() throws {
+        let intents = try LaunchCommand.parseActions("back,widget://trips/booking?id=B-1,update=250.00,wave,rename=,widget://").map { try? $0.get() }
+        #expect(intents == [.back, .link(NavigationTarget(plugin: "trips", screen: "booking", params: [("id", "B-1")])),
+                            .action("update", value: "250.00"), .action("wave", value: nil), .action("rename", value: ""), nil])
+        #expect(throws: UsageError.self) { try LaunchCommand.parseActions("wave,,back") }
+    }
+
     // MARK: Navigation
 
     @Test("a widget:// link navigates within the widget, and back pops")

@@ -42,6 +42,27 @@ struct PluginKitFailureTests {
         #expect(host.nowMilliseconds == nil, "no clock is an answer of none, not a failure")
     }
 
+    private static let lookups = Locked<[String]>([])
+
+    @Test("each service table is asked of the host once, however often it is used; a missing one is asked again")
+    func tablesLookedUpOnce() {
+        let raw = UnsafeMutablePointer<wh_host>.allocate(capacity: 1)
+        raw.initialize(to: wh_host(
+            abi_major: WH_ABI_MAJOR, abi_minor: WH_ABI_MINOR, struct_size: UInt32(MemoryLayout<wh_host>.size), host_data: nil,
+            get_service: { _, id in
+                let name = String(cString: id!)
+                PluginKitFailureTests.lookups.withLock { $0.append(name) }
+                return name == WH_SERVICE_BUS ? UnsafeRawPointer(PluginKitFailureTests.refusingBus) : nil
+            },
+            request_render: { _ in }))
+        let host = Host(raw: raw, mainQueue: MainQueue())
+        for _ in 0..<3 {
+            #expect(throws: Host.BusFailure.denied) { try host.publish("a.b") }
+            #expect(throws: Host.StoreFailure.unavailable) { try host.storeGet("k") }
+        }
+        #expect(Self.lookups.withLock { $0 } == [WH_SERVICE_BUS, WH_SERVICE_STORE, WH_SERVICE_STORE, WH_SERVICE_STORE])
+    }
+
     @Test("a refusal says which: the host's status becomes its case")
     func refusals() {
         let host = Self.host(grantingBus: true)

@@ -13,6 +13,10 @@ public struct Host: @unchecked Sendable {
     // The host guarantees the pointer outlives the instance (plugin.h).
     let raw: UnsafePointer<wh_host>
     let mainQueue: MainQueue
+    /// The tables found so far, by id: each is asked for once, as the C
+    /// headers advise (`wh_use_store(host)` in `create`), since for an
+    /// isolated plugin every `get_service` is a round trip to the host.
+    private let tables = Locked<[String: ServiceTablePointer]>([:])
 
     init(raw: UnsafePointer<wh_host>, mainQueue: MainQueue) {
         self.raw = raw
@@ -20,9 +24,12 @@ public struct Host: @unchecked Sendable {
     }
 
     /// The table of a service, or nil when the host lacks it or the manifest
-    /// did not declare it.
+    /// did not declare it. A nil is asked again next time: a contract's
+    /// provider may be installed meanwhile.
     public func service<Table>(_ id: String, as _: Table.Type) -> UnsafePointer<Table>? {
+        if let known = tables.withLock({ $0[id] }) { return known.pointer.assumingMemoryBound(to: Table.self) }
         guard let getService = raw.pointee.get_service, let table = getService(raw, id) else { return nil }
+        tables.withLock { $0[id] = ServiceTablePointer(pointer: table) }
         return table.assumingMemoryBound(to: Table.self)
     }
 
@@ -295,4 +302,9 @@ private func detachThread(_ body: @escaping @Sendable () -> Void) {
 private final class ThreadBody: Sendable {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// A service table the host owns for the life of the process, immutable: safe to share between threads.
+private struct ServiceTablePointer: @unchecked Sendable {
+    let pointer: UnsafeRawPointer
 }

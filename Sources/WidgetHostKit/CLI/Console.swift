@@ -34,7 +34,7 @@ public struct Console: Sendable {
         if code != EPIPE {
             _ = FileDescriptor.standardError.write("widget-host: error writing to standard output: \(String(cString: strerror(code)))\n")
         }
-        return 1
+        return ExitStatus.failure
     }
 
     public func line(_ text: String = "") { out(text + "\n") }

@@ -50,7 +50,7 @@ enum HelpPages {
             } else {
                 cli.console.out(cli.overview)
             }
-            return 0
+            return ExitStatus.success
         }
     )
 
@@ -119,15 +119,7 @@ enum HelpPages {
           NO_COLOR                  set: no colour on the terminal (TERM=dumb too)
           COLUMNS, LINES            the terminal's size, where it cannot be asked
         """),
-        Topic(name: "exit-status", summary: "what the exit status means, for scripts", text: """
-          0    success (launch: a screen was rendered, even one that shows an error)
-          1    failure: a plugin not found or refused, a broken configuration, an action
-               refused, a widget still loading when --wait ran out, or output that could
-               not be written (a message says which)
-          2    a usage error: an unknown command or option, a missing or bad value
-          \(WH_SHIM_PLUGIN_EXIT_STATUS)   a plugin loaded in process called exit during a call, ending the host
-          \(128 + SIGINT)  Ctrl-C in an interactive session
-        """),
+        Topic(name: "exit-status", summary: "what the exit status means, for scripts", text: ExitStatus.table),
     ]
 
     /// The configuration's example: every host setting at its default, and a plugin's section.

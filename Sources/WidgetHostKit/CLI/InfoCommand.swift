@@ -18,7 +18,7 @@ enum InfoCommand {
                 candidate = found
             case let .failed(message):
                 cli.console.error(message)
-                return 1
+                return ExitStatus.failure
             }
             let load = candidate.status == .ok
                 ? loadStatus(cli, candidate.path, discovery, timeout, allowWeakSandbox: arguments.has("--allow-weak-sandbox")) : nil
@@ -36,7 +36,7 @@ enum InfoCommand {
             } else {
                 cli.console.out(text(candidate, load: load, quarantine: quarantine, warnings: warnings))
             }
-            return 0
+            return ExitStatus.success
         }
     )
 

@@ -24,7 +24,7 @@ enum InstallCommand {
             if let unsafe = safety.problem(withDirectory: directory) {
                 cli.console.error("not installed: \(unsafe.problem), so plugins there would never load"
                     + (unsafe.fix.map { "; fix it with: \($0)" } ?? ""))
-                return 1
+                return ExitStatus.failure
             }
             let staged = try StagedPlugin(copying: path, into: directory)
             defer { staged.discard() }
@@ -34,19 +34,19 @@ enum InstallCommand {
             guard failures.isEmpty, let manifest = discovery.inspect(path: staged.path).manifest else {
                 for failure in failures { cli.console.error("FAIL  \(failure.name)" + (failure.detail.map { ": \($0)" } ?? "")) }
                 cli.console.error("not installed: \(path) does not pass 'widget-host validate'")
-                return 1
+                return ExitStatus.failure
             }
             let force = arguments.has("--force")
             if let other = otherProvider(of: manifest.id, outside: directory, cli, discovery), !force {
                 cli.console.error("not installed: \(manifest.id) is already provided by \(other); the two would shadow one another "
                     + "(same id, same settings and data). Use --force to install it anyway")
-                return 1
+                return ExitStatus.failure
             }
             let installed = installedCopies(of: manifest.id.value, in: directory, discovery)
             if let newer = installed.first(where: { compareVersions($0.version, manifest.version) > 0 }), !force {
                 cli.console.error("\(manifest.id) \(newer.version) is installed, newer than \(manifest.version); "
                     + "use --force to downgrade")
-                return 1
+                return ExitStatus.failure
             }
             // What validate warned about (a grant of any host, a contract no one provides) is said before the question.
             for warning in results where warning.outcome == .warn {
@@ -57,7 +57,7 @@ enum InstallCommand {
             try staged.install(as: target)
             for old in installed where old.path != target { unlink(old.path) }
             cli.console.line("installed \(manifest.id) \(manifest.version) as \(target)")
-            return 0
+            return ExitStatus.success
         }
     )
 
@@ -121,13 +121,13 @@ enum InstallCommand {
             let installed = installedCopies(of: id, in: directory, discovery)
             guard !installed.isEmpty else {
                 cli.console.error("no plugin '\(name)' is installed in \(directory)")
-                return 1
+                return ExitStatus.failure
             }
             for copy in installed {
                 guard unlink(copy.path) == 0 else { throw InstallError("cannot remove \(copy.path): \(String(cString: strerror(errno)))") }
                 cli.console.line("removed \(id) \(copy.version) (\(copy.path))")
             }
-            return 0
+            return ExitStatus.success
         }
     )
 

@@ -5,7 +5,6 @@ extension WidgetHostCLI {
     func isolationSettings(_ arguments: Arguments, config: HostConfig) throws(IsolationConfigError) -> IsolationSettings {
         var settings = try IsolationSettings(config: config)
         if arguments.has("--isolate") { settings.mode = .always }
-        settings.allowInsecure = arguments.has("--allow-insecure")
         settings.allowWeakSandbox = arguments.has("--allow-weak-sandbox")
         return settings
     }

@@ -60,7 +60,7 @@ enum LaunchCommand {
                 let hint = Suggestions.closest(to: target.screen ?? "", among: screens, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
                     ?? ". Its screens: \(screens.joined(separator: ", "))"
                 cli.console.error("\(error)\(hint)")
-                return 1
+                return ExitStatus.failure
             }
         }
         let interactive = !arguments.has("--once") && !arguments.has("--status") && actions.isEmpty && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)
@@ -79,20 +79,20 @@ enum LaunchCommand {
         }
         guard target != nil else {
             cli.console.out(HomeScreen.text(session.manifests, renderer: renderer(cli)))
-            return 0
+            return ExitStatus.success
         }
         var failed = false
-        for (action, value) in actions {
+        for parsed in actions {
             do {
-                try session.perform(action, value: value)
+                try session.perform(try parsed.get())
             } catch {
-                cli.console.error("\(error)\(validValues(session, action: action, refused: value))")
+                cli.console.error("\(error)\((try? parsed.get()).map { validValues(session, refused: $0) } ?? "")")
                 failed = true
             }
             settle(session, seconds: wait)
         }
         settle(session, seconds: wait)
-        if arguments.has("--status") { return printStatus(cli, session) ?? (failed ? 1 : 0) }
+        if arguments.has("--status") { return printStatus(cli, session) ?? (failed ? ExitStatus.failure : ExitStatus.success) }
         guard let screen = session.render() else { return 1 }
         let status = format == .json ? try? session.status() : nil
         cli.console.out(format.present(screen, stack: session.navigator.stack, renderer: renderer(cli), status: status))
@@ -100,7 +100,7 @@ enum LaunchCommand {
         // in flight (past --wait) cannot hold the exit up.
         _ = Unmanaged.passRetained(session)
         if stillLoading(screen, wait: wait, console: cli.console) { return 1 }
-        return failed ? 1 : 0
+        return failed ? ExitStatus.failure : ExitStatus.success
     }
 
     /// A required contract no plugin provides is a warning, not only the
@@ -142,13 +142,13 @@ enum LaunchCommand {
         do {
             guard let status = try session.status() else {
                 cli.console.error("widget \(session.current?.plugin.shortName ?? "?") answers no status query")
-                return 1
+                return ExitStatus.failure
             }
             cli.console.out(status.serialized + "\n")
             return nil
         } catch {
             cli.console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -170,7 +170,8 @@ enum LaunchCommand {
     /// The values the current screen offers for `action` (its list rows and
     /// buttons), when the one given is not among them: a refused value names
     /// the ones that would work.
-    static func validValues(_ session: WidgetSession, action: String, refused: String?) -> String {
+    static func validValues(_ session: WidgetSession, refused intent: Intent) -> String {
+        guard case let .action(action, refused) = intent else { return "" }
         let offered = (session.render()?.actions ?? []).filter { $0.action == action }.compactMap(\.value)
         guard let refused, !offered.isEmpty, !offered.contains(refused) else { return "" }
         return ". Valid values for \(action) here: \(offered.joined(separator: ", "))"
@@ -195,15 +196,16 @@ enum LaunchCommand {
         }
     }
 
-    /// `retrieve,update=250.00` into (action, value) pairs.
-    static func parseActions(_ text: String?) throws(UsageError) -> [(String, String?)] {
+    /// `retrieve,update=250.00,back,widget://...` into intents, parsed here
+    /// once. A malformed link fails when its turn comes, as an action the
+    /// widget refuses does: the actions before it still run.
+    static func parseActions(_ text: String?) throws(UsageError) -> [Result<Intent, DeepLinkError>] {
         guard let text else { return [] }
-        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> (String, String?) in
+        return try text.split(separator: ",", omittingEmptySubsequences: false).map { (item) throws(UsageError) -> Result<Intent, DeepLinkError> in
             // A deep link keeps its query: widget://trips/booking?id=B-1 is one action.
-            if item.hasPrefix("widget://") { return (String(item), nil) }
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = item.hasPrefix("widget://") ? [item] : item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard !parts[0].isEmpty else { throw UsageError("--actions has an empty action in '\(text)'") }
-            return (String(parts[0]), parts.count == 2 ? String(parts[1]) : nil)
+            return Result { () throws(DeepLinkError) -> Intent in try Intent(parsing: String(parts[0]), value: parts.count == 2 ? String(parts[1]) : nil) }
         }
     }
 

@@ -19,7 +19,7 @@ enum ListCommand {
             } else {
                 cli.console.out(text(report, quarantine: quarantine))
             }
-            return config == nil ? 1 : 0
+            return config == nil ? ExitStatus.failure : ExitStatus.success
         }
     )
 

@@ -37,14 +37,14 @@ enum NewCommand {
             let directory = arguments.value("--dir") ?? id.shortName
             if let existing = try? Discovery.entries(in: directory), !existing.isEmpty {
                 cli.console.error("\(directory) exists and is not empty; choose another --dir")
-                return 1
+                return ExitStatus.failure
             }
             let project: NewProject
             do {
                 project = arguments.has("--c") ? try .c(id: id, sdk: sdk) : try .swift(id: id, module: module, sdk: sdk)
             } catch {
                 cli.console.error("cannot read the SDK at \(sdk): \(error)")
-                return 1
+                return ExitStatus.failure
             }
             for (path, text) in project.files {
                 let full = directory + "/" + path
@@ -53,13 +53,13 @@ enum NewCommand {
                     try FileSystem.write(text, to: full, mode: path.hasSuffix(".sh") ? 0o755 : 0o644)
                 } catch {
                     cli.console.error("cannot write \(full): \(error)")
-                    return 1
+                    return ExitStatus.failure
                 }
             }
             cli.console.line("made \(id) in \(TerminalText.safe(directory)). Next:")
             cli.console.line("  cd " + TerminalText.safe(ShellWord.quoted(directory)))
             for step in project.next { cli.console.line("  " + step) }
-            return 0
+            return ExitStatus.success
         }
     )
 

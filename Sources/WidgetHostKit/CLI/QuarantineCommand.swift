@@ -20,10 +20,10 @@ enum QuarantineCommand {
                 let entries: [QuarantineStore.Entry]
                 do { entries = try store.entries() } catch {
                     cli.console.error("\(error)")
-                    return 1
+                    return ExitStatus.failure
                 }
                 cli.console.out(arguments.has("--json") ? JSONValue.array(entries.map(json)).serialized + "\n" : text(entries))
-                return 0
+                return ExitStatus.success
             case "lift":
                 guard words.count == 2 else { throw UsageError("quarantine lift needs a plugin id, name or path") }
                 let lifted: [QuarantineStore.Entry]
@@ -31,16 +31,16 @@ enum QuarantineCommand {
                     lifted = try store.lift(words[1])
                 } catch {
                     cli.console.error("\(error)")
-                    return 1
+                    return ExitStatus.failure
                 }
                 guard !lifted.isEmpty else {
                     cli.console.error("no plugin named '\(words[1])' has a crash record; see widget-host quarantine list")
-                    return 1
+                    return ExitStatus.failure
                 }
                 for entry in lifted {
                     cli.console.line("\(entry.quarantined == nil ? "forgot the crashes of" : "lifted the quarantine of") \(entry.pluginID) (\(entry.path))")
                 }
-                return 0
+                return ExitStatus.success
             default:
                 throw UsageError("unknown quarantine action '\(action)'; use list or lift")
             }

@@ -47,13 +47,13 @@ enum StoreCommand {
                 case "get":
                     guard let value = try store.get(try key()) else {
                         cli.console.error("no value for '\(words[1])' in \(store.directory)")
-                        return 1
+                        return ExitStatus.failure
                     }
                     Console.writeStandardOutput(bytes: value)
                 case "rm":
                     guard try store.remove(try key()) else {
                         cli.console.error("no value for '\(words[1])' in \(store.directory)")
-                        return 1
+                        return ExitStatus.failure
                     }
                 case "list":
                     let keys = try store.keys()
@@ -67,9 +67,9 @@ enum StoreCommand {
                 }
             } catch let error as StoreError {
                 cli.console.error("store: \(error)")
-                return 1
+                return ExitStatus.failure
             }
-            return 0
+            return ExitStatus.success
         }
     )
 

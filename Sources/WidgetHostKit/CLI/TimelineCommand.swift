@@ -29,7 +29,7 @@ enum TimelineCommand {
             }
             guard manifest.screens.contains(where: { $0.id == screen }) else {
                 cli.console.error("\(manifest.id) has no timeline: its manifest declares no '\(screen)' screen")
-                return 1
+                return ExitStatus.failure
             }
             try session.open(NavigationTarget(plugin: manifest.id.value, screen: screen))
             LaunchCommand.settle(session, seconds: wait)
@@ -43,7 +43,7 @@ enum TimelineCommand {
             }
             if case .failure = rendered.view { return 1 }
             if LaunchCommand.stillLoading(rendered, wait: wait, console: cli.console) { return 1 }
-            return 0
+            return ExitStatus.success
         }
     )
 
@@ -60,20 +60,20 @@ enum TimelineCommand {
                 guard let answer = try session.query(screen, of: manifest.id) else {
                     cli.console.error("\(manifest.id) answers no timeline query, so its entries cannot be given as data; "
                         + "--screen-json prints its rendered timeline screen")
-                    return 1
+                    return ExitStatus.failure
                 }
                 guard case let .object(members) = answer else {
                     cli.console.error("the timeline of \(manifest.id.shortName) is not a JSON object")
-                    return 1
+                    return ExitStatus.failure
                 }
                 let head: [(String, JSONValue)] = [("plugin", .string(manifest.id.value)), ("now_ms", .number(String(now)))]
                 cli.console.line(JSONValue.object(head + members.filter { $0.0 != "plugin" && $0.0 != "now_ms" }).serialized)
-                return 0
+                return ExitStatus.success
             } catch {
                 // A widget still loading its data refuses the query; it may answer once loaded.
                 guard Clock.now < deadline else {
                     cli.console.error("\(error) (after --wait \(wait) seconds)")
-                    return 1
+                    return ExitStatus.failure
                 }
                 session.wakeup.wait(seconds: min(0.1, max(deadline - Clock.now, 0)))
             }

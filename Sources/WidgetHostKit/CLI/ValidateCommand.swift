@@ -20,7 +20,7 @@ enum ValidateCommand {
             case let .found(candidate): path = candidate.path
             case let .failed(message):
                 cli.console.error(message)
-                return 1
+                return ExitStatus.failure
             }
             var validator = Validator(executable: cli.executable, timeout: timeout, discovery: cli.discovery(arguments))
             validator.settings.allowWeakSandbox = arguments.has("--allow-weak-sandbox")

@@ -93,7 +93,7 @@ public struct WidgetHostCLI: Sendable {
                 throw UsageError("no completion for '\(shell)'; use bash, zsh or fish")
             }
             cli.console.out(script)
-            return 0
+            return ExitStatus.success
         }
     )
 
@@ -109,7 +109,7 @@ public struct WidgetHostCLI: Sendable {
             return run(["help"] + arguments.dropFirst())
         case "-V", "--version":
             console.line("widget-host \(Self.version) (plugin ABI \(ABIVersion.host))")
-            return 0
+            return ExitStatus.success
         case CompletionScripts.pluginNamesCommand:
             return printPluginNames()
         case CompletionScripts.settingKeysCommand:
@@ -127,7 +127,7 @@ public struct WidgetHostCLI: Sendable {
         let rest = Array(arguments.dropFirst())
         if rest.contains("-h") || rest.contains("--help") {
             console.out(command.helpText)
-            return 0
+            return ExitStatus.success
         }
         do {
             return try command.run(self, try command.spec.parse(rest))
@@ -135,7 +135,7 @@ public struct WidgetHostCLI: Sendable {
             return usageError(error.description, help: "widget-host \(command.name) --help")
         } catch {
             console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -151,7 +151,7 @@ public struct WidgetHostCLI: Sendable {
             return usageError(error.description, help: "widget-host --help")
         } catch {
             console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -161,7 +161,7 @@ public struct WidgetHostCLI: Sendable {
         let manifests = discovery(Arguments()).scan(searchPath(Arguments())).usable.compactMap(\.manifest)
         var seen: Set<String> = []
         for name in manifests.flatMap({ [$0.id.value, $0.id.shortName] }) where seen.insert(name).inserted { console.line(name) }
-        return 0
+        return ExitStatus.success
     }
 
     /// For completion scripts: the settings the plugin `name` declares, one a line.
@@ -174,7 +174,7 @@ public struct WidgetHostCLI: Sendable {
 
     private func usageError(_ message: String, help: String) -> Int32 {
         console.error("\(message)\nTry '\(help)' for more.")
-        return 2
+        return ExitStatus.usage
     }
 
     /// What in the configuration names nothing the host knows (a misspelled

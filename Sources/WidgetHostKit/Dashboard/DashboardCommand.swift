@@ -34,7 +34,7 @@ enum DashboardCommand {
         var spec: DashboardSpec
         do { spec = try DashboardConfig.spec(config, manifests: usable.compactMap(\.manifest)) } catch {
             cli.console.error(DashboardConfig.located(error, path: configPath))
-            return 1
+            return ExitStatus.failure
         }
         spec.columns = columns ?? spec.columns
         let isolation = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable)
@@ -83,7 +83,7 @@ enum DashboardCommand {
                 failed = true
             }
         }
-        return failed ? 1 : 0
+        return failed ? ExitStatus.failure : ExitStatus.success
     }
 
     /// Renders every card, then again those whose widgets ask, until none

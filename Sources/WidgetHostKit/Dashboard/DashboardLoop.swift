@@ -62,7 +62,7 @@ struct DashboardLoop {
         var screen = DashboardScreen(dashboard: dashboard, environment: cli.environment, columns: spec.columns, footer: Self.footer)
         screen.renderVisible()
         screen.drawAll()
-        var quit = false, status: Int32 = 0
+        var quit = false, status = ExitStatus.success
         while !quit {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: session.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
             let timeout = screen.dashboard.nextDue().map { Int32(clamping: max($0 - Self.now(dashboard), 0)) } ?? -1

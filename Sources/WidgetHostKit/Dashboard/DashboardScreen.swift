@@ -125,7 +125,9 @@ struct DashboardScreen {
 
     mutating func handle(_ key: DashboardKey) -> Action {
         let count = dashboard.cards.count
-        guard count > 0 else { return key == .byte(UInt8(ascii: "q")) || key == .byte(3) ? .quit(key == .byte(3) ? 130 : 0) : .stay }
+        guard count > 0 else {
+            return key == .byte(UInt8(ascii: "q")) || key == .byte(3) ? .quit(key == .byte(3) ? ExitStatus.interrupted : ExitStatus.success) : .stay
+        }
         switch key {
         case .tab, .right: move(to: (focus + 1) % count)
         case .backTab, .left: move(to: (focus + count - 1) % count)
@@ -147,8 +149,8 @@ struct DashboardScreen {
             dashboard.render(focus)
             write(paint(focus))
         case .byte(UInt8(ascii: "l")): return .list
-        case .byte(UInt8(ascii: "q")), .byte(4): return .quit(0)
-        case .byte(3): return .quit(130)
+        case .byte(UInt8(ascii: "q")), .byte(4): return .quit(ExitStatus.success)
+        case .byte(3): return .quit(ExitStatus.interrupted)
         default: break
         }
         return .stay

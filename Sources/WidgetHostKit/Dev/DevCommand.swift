@@ -27,17 +27,17 @@ enum DevCommand {
         let project: DevProject
         do { project = try DevProject(given.positionals.first ?? ".", environment: cli.environment) } catch {
             cli.console.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
         guard Terminal.isTTY(0) && Terminal.isTTY(1) else {
             cli.console.error("dev needs a terminal, where it shows the widget as you edit it; in a script, build the project, "
                 + "then run widget-host validate on the plugin, or launch --once")
-            return 1
+            return ExitStatus.failure
         }
         let staging: String
         do { staging = try privateDirectory(cli.environment) } catch {
             cli.console.error("cannot make a private directory for the built plugin: \(error)")
-            return 1
+            return ExitStatus.failure
         }
         defer { FileSystem.removeTree(staging) }
         // The project's plugin first on the search path, so it shadows an installed copy; every widget isolated.

@@ -88,7 +88,8 @@ final class IsolatedConnection: @unchecked Sendable {
 
     /// Sends a call and waits for its answer until the call's deadline; a
     /// plugin past it is killed. Throws `.stopped` once the plugin is gone.
-    func call(_ name: IsolationSettings.Call, _ fields: [(String, JSONValue)] = [], body: [UInt8] = []) throws(WidgetCallError) -> Frame {
+    func call(_ call: ChildCall) throws(WidgetCallError) -> Frame {
+        let name = call.name
         let seconds = settings.deadline(name)
         let id: UInt32? = state.withLock { state in
             guard state.stopReason == nil, !state.exited else { return nil }
@@ -106,7 +107,7 @@ final class IsolatedConnection: @unchecked Sendable {
         // given back, but only up to the call's ceiling: asking forever
         // must not hold the host forever.
         let ceiling = Clock.now + settings.ceiling(name)
-        let frame = Frame(.call, id: id, fields: .object([("call", .string(name.rawValue))] + fields), body: body)
+        let frame = Frame(.call, id: id, fields: call.fields)
         switch socket.send(frame, deadline: deadline) {
         case .sent:
             break

@@ -54,16 +54,16 @@ public final class IsolatedInstance: WidgetInstance {
 
     /// The load handshake in the child, against the manifest the host read.
     func load() throws {
-        try started(.load)
+        try started(.load(manifest: manifestJSON))
     }
 
     /// The load handshake if not yet made, then the plugin's `create`.
     func create() throws {
-        try started(.create)
+        try started(.create(manifest: manifestJSON))
     }
 
-    private func started(_ call: IsolationSettings.Call) throws {
-        let answer = try connection.call(call, [("manifest", manifestJSON)])
+    private func started(_ call: ChildCall) throws {
+        let answer = try connection.call(call)
         if let failure = answer.fields["error"]?.string {
             if answer.fields["code"]?.string == "create" { throw WidgetCallError.createFailed }
             throw StartError(description: failure)
@@ -76,21 +76,21 @@ public final class IsolatedInstance: WidgetInstance {
     public var sandbox: JSONValue? { connection.sandbox }
 
     public func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
-        let answer = try connection.call(.render, [("screen", .string(screen)), ("params", .string(params))])
+        let answer = try connection.call(.render(screen: screen, params: params))
         if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
         try check(answer)
         return answer.body
     }
 
     public func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
-        let answer = try connection.call(.query, [("query", .string(id))])
+        let answer = try connection.call(.query(id))
         if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
         try check(answer)
         return answer.body
     }
 
     public func handle(action: String, value: String?) throws(WidgetCallError) {
-        try check(try connection.call(.action, [("action", .string(action)), ("value", .optional(value))]))
+        try check(try connection.call(.action(action, value: value)))
     }
 
     public func onWake(_ handler: @escaping @Sendable () -> Void) {
@@ -104,7 +104,7 @@ public final class IsolatedInstance: WidgetInstance {
         var count = 0
         while let event = connection.context.nextEvent() {
             do {
-                _ = try connection.call(.event, [("topic", .string(event.topic)), ("payload", .string(event.payload))])
+                _ = try connection.call(.event(topic: event.topic, payload: event.payload))
             } catch {
                 break
             }

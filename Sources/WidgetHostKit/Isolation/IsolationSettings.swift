@@ -31,8 +31,6 @@ public struct IsolationSettings: Sendable, Equatable {
     public var maxEventsPerSecond = 1000
     /// The most service calls of any kind per second.
     public var maxServiceCallsPerSecond = 20_000
-    /// Load plugins from files others can write (`--allow-insecure`).
-    public var allowInsecure = false
     /// Run isolated plugins even where the kernel lacks part of the sandbox
     /// (`--allow-weak-sandbox`); otherwise they are refused.
     public var allowWeakSandbox = false

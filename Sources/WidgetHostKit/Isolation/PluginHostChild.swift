@@ -19,7 +19,7 @@ public enum PluginHostChild {
         guard let arguments = try? spec.parse(words), let given = arguments.positionals.first,
               let data = arguments.value("--data"), data.hasPrefix("/"), ChildCage.dieWithHost(arguments.value("--host-pid")) else {
             FileDescriptor.standardError.write("widget-host: \(command) is started by the host, not by hand\n")
-            return 2
+            return ExitStatus.usage
         }
         // The working directory is about to become the data directory.
         let path = ChildCage.absolute(given)
@@ -58,21 +58,19 @@ public enum PluginHostChild {
             PluginCall.markForGood(strdup(path))
             while true {
                 let call = link.nextCall()
-                let fields = call.fields
-                switch fields["call"]?.string {
-                case "load":
-                    link.answer(call, load(fields["manifest"]) ?? ["status": .int(WH_OK.rawValue)])
-                case "create":
-                    link.answer(call, create(fields["manifest"]))
-                case "render":
-                    guard let plugin, let handle, let screen = fields["screen"]?.string else { link.answer(call, failed); continue }
+                switch ChildCall(fields: call.fields) {
+                case let .load(manifest):
+                    link.answer(call, load(manifest) ?? ["status": .int(WH_OK.rawValue)])
+                case let .create(manifest):
+                    link.answer(call, create(manifest))
+                case let .render(screen, params):
+                    guard let plugin, let handle else { link.answer(call, failed); continue }
                     let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-                    let params = fields["params"]?.string ?? "{}"
                     let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, params, out) }
                     link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
                                 body: buffer.overflowed ? [] : buffer.bytes)
-                case "query":
-                    guard let plugin, let handle, let id = fields["query"]?.string else { link.answer(call, failed); continue }
+                case let .query(id):
+                    guard let plugin, let handle else { link.answer(call, failed); continue }
                     guard let query = plugin.descriptor.query else {
                         link.answer(call, ["status": .int(WH_UNKNOWN_QUERY.rawValue)])
                         continue
@@ -81,23 +79,21 @@ public enum PluginHostChild {
                     let status = buffer.withOutput { out in query(handle, id, out) }
                     link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
                                 body: buffer.overflowed ? [] : buffer.bytes)
-                case "action":
-                    guard let plugin, let handle, let action = fields["action"]?.string else { link.answer(call, failed); continue }
-                    let status = fields["value"]?.string.map { value in
+                case let .action(action, value):
+                    guard let plugin, let handle else { link.answer(call, failed); continue }
+                    let status = value.map { value in
                         value.withCString { plugin.descriptor.handle_action!(handle, action, $0) }
                     } ?? plugin.descriptor.handle_action!(handle, action, nil)
                     link.answer(call, ["status": .int(status)])
-                case "event":
-                    if let plugin, let handle, let topic = fields["topic"]?.string, let payload = fields["payload"]?.string {
-                        plugin.descriptor.on_event!(handle, topic, payload)
-                    }
+                case let .event(topic, payload):
+                    if let plugin, let handle { plugin.descriptor.on_event!(handle, topic, payload) }
                     link.answer(call, ["status": .int(WH_OK.rawValue)])
-                case "destroy":
+                case .destroy:
                     if let plugin, let handle { plugin.descriptor.destroy!(handle) }
                     link.answer(call, ["status": .int(WH_OK.rawValue)])
                     _exit(0)
-                default:
-                    link.answer(call, ["error": "unknown call"])
+                case nil:
+                    link.answer(call, ["status": .int(WH_FAILED.rawValue), "error": "unknown call"])
                 }
             }
         }
@@ -106,11 +102,11 @@ public enum PluginHostChild {
 
         /// The load handshake against the manifest the host read, once;
         /// nil when the plugin is loaded, else the error to answer.
-        private mutating func load(_ manifestJSON: JSONValue?) -> JSONValue? {
+        private mutating func load(_ manifestJSON: JSONValue) -> JSONValue? {
             guard plugin == nil else { return nil }
             if let refusal { return ["error": .string(refusal), "code": "load"] }
             let manifest: Manifest
-            do { manifest = try Manifest(json: manifestJSON ?? .null) } catch {
+            do { manifest = try Manifest(json: manifestJSON) } catch {
                 return ["error": .string(error.description), "code": "load"]
             }
             do {
@@ -123,7 +119,7 @@ public enum PluginHostChild {
 
         /// The load handshake if `load` has not made it, then the plugin's
         /// `create` with the forwarding `wh_host`.
-        private mutating func create(_ manifestJSON: JSONValue?) -> JSONValue {
+        private mutating func create(_ manifestJSON: JSONValue) -> JSONValue {
             guard handle == nil else { return ["error": "the plugin is already created", "code": "create"] }
             if let failure = load(manifestJSON) { return failure }
             guard let created = plugin!.descriptor.create!(ChildServices.host) else {

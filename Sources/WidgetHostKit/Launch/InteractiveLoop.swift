@@ -36,7 +36,7 @@ struct InteractiveLoop {
         """
 
     func run() -> Int32 {
-        guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
+        guard wh_shim_terminal_enter_raw(0) == 0 else { return ExitStatus.failure }
         defer { wh_shim_terminal_restore() }
         let log = session.runtime.resolve(HostLog.self)
         log.screenOwned = true
@@ -70,7 +70,7 @@ struct InteractiveLoop {
             session.settleEvents()
             if !state.quit { draw(&state) }
         }
-        return (state.interrupted ? 128 + SIGINT : 0, state.back)
+        return (state.interrupted ? ExitStatus.interrupted : ExitStatus.success, state.back)
     }
 
     private struct State {
@@ -132,7 +132,7 @@ struct InteractiveLoop {
             // A widget whose new build this process cannot load: the footer says so, and what to do, instead.
             if let current = session.current, session.outdatedNotice(current.plugin) != nil { return }
             do {
-                if try !session.refresh() { state.message = "Nothing to refresh here: the screen was redrawn." }
+                if try !session.perform(.refresh) { state.message = "Nothing to refresh here: the screen was redrawn." }
             } catch {
                 state.message = "\(error)"
             }
@@ -144,7 +144,7 @@ struct InteractiveLoop {
             }
             if state.atHome { return }
             if session.navigator.stack.count > 1 {
-                attempt(&state) { try session.perform("back") }
+                attempt(&state) { try session.perform(.back) }
             } else if home {
                 state.atHome = true
             }
@@ -185,17 +185,14 @@ struct InteractiveLoop {
             if state.message == nil { state.atHome = false }
             return
         }
-        switch action.kind {
-        case .field:
+        var typed: String?
+        if action.kind == .field {
             // The prompt drew over the screen: draw it again whatever happens.
             state.lastFrame = ""
             guard let text = prompt(action.title) else { return }
-            attempt(&state) { try session.perform(action.action, value: text) }
-        case .link:
-            attempt(&state) { try session.perform(action.action) }
-        case .button, .row:
-            attempt(&state) { try session.perform(action.action, value: action.value) }
+            typed = text
         }
+        attempt(&state) { try session.perform(action.intent(typed: typed)) }
     }
 
     private func attempt(_ state: inout State, _ body: () throws -> Void) {

@@ -193,19 +193,21 @@ public final class WidgetSession {
         }
     }
 
-    /// Performs a person's action on the current screen: a plugin action
-    /// id (with a value for fields and rows), `back`, or a deep link.
-    public func perform(_ action: String, value: String? = nil) throws(SessionError) {
-        if action == "back" {
+    /// Does what a person asked of the current screen. Returns false only
+    /// for a refresh the widget has nothing for (the screen is drawn anew).
+    @discardableResult
+    public func perform(_ intent: Intent) throws(SessionError) -> Bool {
+        switch intent {
+        case .back:
             guard navigator.stack.count > 1 else { throw SessionError(description: "already at the first screen") }
             runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.pop", payload: "{}"))
-        } else if action.hasPrefix("widget://") {
-            let target: NavigationTarget
-            do { target = try NavigationTarget(link: action) } catch { throw SessionError(description: error.description) }
+        case let .link(target):
             let entry: NavigationEntry
             do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
             runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized, value: entry))
-        } else {
+        case .refresh:
+            return try refresh()
+        case let .action(action, value):
             guard let entry = current else { throw SessionError(description: "no screen is open") }
             // The host's one check of actions, for every plugin: an undeclared one never reaches it.
             if let manifest = manifest(entry.plugin), let refusal = DeclaredActions.refusal(of: action, for: manifest) {
@@ -220,13 +222,14 @@ public final class WidgetSession {
             }
         }
         settleEvents()
+        return true
     }
 
     /// Asks the current widget for fresh data (`WH_ACTION_REFRESH`, the
     /// `r` key): a widget that stopped is started again first. Returns false
     /// when the widget has nothing to refresh (it does not know the action);
     /// either way the next render shows what it has.
-    public func refresh() throws(SessionError) -> Bool {
+    private func refresh() throws(SessionError) -> Bool {
         guard let entry = current else { return false }
         return try refresh(entry.plugin, screen: entry.screen)
     }

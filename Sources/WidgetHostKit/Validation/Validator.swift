@@ -167,7 +167,7 @@ struct ValidationRun {
         for topic in manifest.subscribes {
             let sample = topic.split(separator: ".").map { $0 == "*" ? "validate" : String($0) }.joined(separator: ".")
             check("event \(sample)") {
-                _ = try instance.connection.call(.event, [("topic", .string(sample)), ("payload", "{}")])
+                _ = try instance.connection.call(.event(topic: sample, payload: "{}"))
                 return nil
             }
         }

@@ -33,7 +33,7 @@ enum ServeCommand {
         guard inet_pton(AF_INET, bind, &probe) == 1 else { throw UsageError("--bind takes an IPv4 address such as 127.0.0.1, not '\(bind)'") }
         guard let secret = WebGate.randomSecret() else {
             cli.console.error("no random bytes for the secret (/dev/urandom)")
-            return 1
+            return ExitStatus.failure
         }
         let runtime = try cli.runtime(arguments)
         let config = runtime.resolve(HostConfig.self)
@@ -53,7 +53,7 @@ enum ServeCommand {
             server = try HTTPServer(address: bind, port: port) { request in box.app?.handle(request) ?? .text(503, "starting") }
         } catch {
             cli.console.error("cannot listen on \(bind):\(port): \(error)")
-            return 1
+            return ExitStatus.failure
         }
         let host = "\(bind):\(server.port)"
         let app = WebApp(dashboard: dashboard, gate: WebGate(secret: secret, host: host))
@@ -74,7 +74,7 @@ enum ServeCommand {
             } catch {
                 unlink(temporary)
                 cli.console.error("cannot write \(path): \(error)")
-                return 1
+                return ExitStatus.failure
             }
         }
         cli.console.out("Open \(address)\n(Ctrl-C stops the server)\n")

@@ -53,7 +53,7 @@ final class WebApp: @unchecked Sendable {
             let session = dashboard.session
             do {
                 try session.open(target)
-                try session.perform(action, value: value)
+                try session.perform(Intent(parsing: action, value: value))
             } catch {
                 return .text(422, "\(error)")
             }

@@ -52,21 +52,19 @@ enum HTTPService {
         }
     }
 
-    static let description = ServiceDescription(WH_SERVICE_HTTP, [get], table: wh_http_v1(
-        get: { host, url, timeout, maxBytes, out in
-            guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
-            return Int32(clamping: get.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
-        }))
+    /// The three versions, one row each: one C table type, whose `get`
+    /// (a C function, so capturing nothing) forwards to that version's function.
+    static let descriptions = [
+        ServiceDescription(WH_SERVICE_HTTP, [get], table: wh_http_v1(get: { forward(get, $0, $1, $2, $3, $4) })),
+        ServiceDescription(WH_SERVICE_HTTP_2, [get2], table: wh_http_v2(get: { forward(get2, $0, $1, $2, $3, $4) })),
+        ServiceDescription(WH_SERVICE_HTTP_3, [get3], table: wh_http_v3(get: { forward(get3, $0, $1, $2, $3, $4) })),
+    ]
 
-    static let description2 = ServiceDescription(WH_SERVICE_HTTP_2, [get2], table: wh_http_v2(
-        get: { host, url, timeout, maxBytes, out in
-            guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
-            return Int32(clamping: get2.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
-        }))
-
-    static let description3 = ServiceDescription(WH_SERVICE_HTTP_3, [get3], table: wh_http_v3(
-        get: { host, url, timeout, maxBytes, out in
-            guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
-            return Int32(clamping: get3.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
-        }))
+    private static func forward(
+        _ function: ServiceFunction, _ host: UnsafePointer<wh_host>?, _ url: UnsafePointer<CChar>?, _ timeout: UInt32, _ maxBytes: UInt64,
+        _ out: UnsafePointer<wh_output>?
+    ) -> Int32 {
+        guard let url = url.flatMap(ServiceValue.cString), let out else { return Int32(WH_HTTP_BAD_URL) }
+        return Int32(clamping: function.call(host, [url, .int(Int64(timeout)), .int(Int64(clamping: maxBytes))], out))
+    }
 }

@@ -7,11 +7,7 @@ import PluginABI
 enum ServiceCatalog {
     static let all: [ServiceDescription] = [
         LogService.description, ClockService.description, ClockService.description2, ConfigService.description, StoreService.description,
-        HTTPService.description, HTTPService.description2, HTTPService.description3, BusService.description, NavigatorService.description,
-        ContractService.description,
-    ]
-
-    static let ids: Set<String> = Set(all.map(\.id))
+    ] + HTTPService.descriptions + [BusService.description, NavigatorService.description, ContractService.description]
 
     private static let byID: [String: ServiceDescription] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
