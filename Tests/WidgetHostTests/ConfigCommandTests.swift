@@ -164,7 +164,7 @@ struct ConfigCommandTests {
     @Test("completion offers the config command's actions, the widgets, and the keys the named widget declares")
     func completion() throws {
         let keys = try TestSupport.runHost(["__setting-keys", "crypto"])
-        #expect(keys.stdout.split(separator: "\n").prefix(3) == ["priceURL", "priceFormat", "refreshSeconds"], "\(keys)")
+        #expect(keys.stdout.split(separator: "\n").prefix(3) == ["source", "priceURL", "priceFormat"], "\(keys)")
         #expect(try TestSupport.runHost(["__setting-keys", "nosuch"]).stdout.isEmpty)
         let scripts = CompletionScripts(commands: WidgetHostCLI.commands, homeOptions: LaunchCommand.homeOptions)
         let bash = try #require(scripts.script(for: "bash"))

@@ -25,7 +25,7 @@ struct CryptoInteractiveTests {
         // The answer goes; the screen shows it without a key.
         market.open(CryptoMarket.pricePath)
         let first = try terminal.waitFor("the first price") { $0.contains("$43,210.55") }
-        #expect(first.contains("[1] Retrieve") && first.contains("[2] See Exchanges"), "\(first)")
+        #expect(first.contains("[1] ▶ Retrieve") && first.contains("[2] See Exchanges"), "\(first)")
 
         // The automatic refresh brings the next price, again without a key.
         try terminal.waitFor("the refreshed price") { $0.contains("$44,000.10") }
@@ -66,9 +66,9 @@ struct CryptoInteractiveTests {
         let terminal = try Tmux([TestSupport.widgetHost, "launch", "crypto", "--set", "crypto.priceURL=" + closed], environment: environment)
         defer { terminal.kill() }
         let offline = try terminal.waitFor("the unavailable state") { $0.contains("Price unavailable") }
-        #expect(offline.contains("could not connect") && offline.contains("[1] Retry"), "\(offline)")
+        #expect(offline.contains("could not connect") && offline.contains("[1] ▶ Retry"), "\(offline)")
         try terminal.send("1")
-        try terminal.waitFor("the same state after Retry") { $0.contains("Price unavailable") && $0.contains("[1] Retry") }
+        try terminal.waitFor("the same state after Retry") { $0.contains("Price unavailable") && $0.contains("[1] ▶ Retry") }
         try terminal.send("q")
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The characters the renderer draws with: box drawing and marks in UTF-8,
 /// or their ASCII stand-ins for a terminal whose locale is not UTF-8
 /// (`LANG=C`), where `┌` would show as three bytes of garbage.
@@ -39,10 +37,10 @@ public struct TerminalSymbols: Sendable {
     static func asciiText(_ text: String) -> String {
         guard !text.unicodeScalars.allSatisfy(\.isASCII) else { return text }
         var out = ""
-        for character in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+        for character in text.unicodeScalars {
             if character.isASCII {
                 out.unicodeScalars.append(character)
-            } else if let spelled = spelled[character] {
+            } else if let spelled = spelled[character] ?? latinBase(character) {
                 out += spelled
             } else if character.properties.generalCategory != .nonspacingMark, character.properties.generalCategory != .enclosingMark,
                       character.value != 0xFE0F {
@@ -50,6 +48,22 @@ public struct TerminalSymbols: Sendable {
             }
         }
         return out
+    }
+
+    /// `ô` as `o`, `Ł` as `L`: the letter a Latin letter with marks is
+    /// named after, read from its Unicode name (`LATIN SMALL LETTER O WITH
+    /// CIRCUMFLEX`), so no table of accents is kept here and Foundation's
+    /// decomposition (a library the host does not otherwise load) is not needed.
+    private static func latinBase(_ scalar: Unicode.Scalar) -> String? {
+        guard let name = scalar.properties.name else { return nil }
+        for (prefix, upper) in [("LATIN SMALL LETTER ", false), ("LATIN CAPITAL LETTER ", true)] where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let letter = rest.first, letter.isASCII, letter.isLetter, rest.dropFirst().isEmpty || rest.dropFirst().hasPrefix(" WITH ") else {
+                return nil
+            }
+            return upper ? String(letter) : String(letter).lowercased()
+        }
+        return nil
     }
 
     private static let spelled: [Unicode.Scalar: String] = [
