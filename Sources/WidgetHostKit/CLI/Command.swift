@@ -6,9 +6,23 @@ struct Command: Sendable {
     let summary: String
     let operands: [Operand]
     let options: [Option]
-    /// A paragraph after the options, for what does not fit one line.
-    var notes: String? = nil
     let run: @Sendable (WidgetHostCLI, Arguments) throws -> Int32
+    /// Made only when a page shows it: some notes are built from the host's
+    /// defaults, and every command's run would otherwise pay for them all.
+    private let makeNotes: @Sendable () -> String?
+
+    init(name: String, summary: String, operands: [Operand], options: [Option], notes: @autoclosure @escaping @Sendable () -> String? = nil,
+         run: @escaping @Sendable (WidgetHostCLI, Arguments) throws -> Int32) {
+        self.name = name
+        self.summary = summary
+        self.operands = operands
+        self.options = options
+        makeNotes = notes
+        self.run = run
+    }
+
+    /// A paragraph after the options, for what does not fit one line.
+    var notes: String? { makeNotes() }
 
     /// What the parser accepts: exactly the declared options and operands.
     var spec: ArgumentSpec { Option.spec(options, operands: operands.count) }
