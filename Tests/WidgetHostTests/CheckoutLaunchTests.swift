@@ -25,7 +25,7 @@ struct CheckoutLaunchTests {
         let output = try JSONParser.parse(run.stdout)
         #expect(output["plugin"] == "org.widgethost.checkout")
         let screen = CheckoutScreen(root: try #require(output["view"], "\(run)"), error: output["error"]?.string)
-        // A declared error state is the problem the screen shows as a badge;
+        // A declared error state is the problem whose code the screen carries;
         // a screen without a problem declares none.
         if let error = screen.error {
             #expect(screen.codes.contains { error.hasPrefix($0 + ": ") }, "\(run)")

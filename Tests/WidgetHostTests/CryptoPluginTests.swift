@@ -203,7 +203,7 @@ struct CryptoPluginTests {
         #expect(fresh.actions.map(\.action) == ["retrieve", "exchanges"])
 
         let exchanges = try CryptoHost.screen(["--screen", "exchanges", "--once"])
-        #expect(exchanges.rows.map(\.badge) == ["unreachable", "unreachable", "unreachable"], "\(exchanges)")
+        #expect(exchanges.rows.map(\.code) == ["unreachable", "unreachable", "unreachable"], "\(exchanges)")
         #expect(exchanges.texts.contains("A spread needs prices from at least two exchanges."), "\(exchanges)")
         #expect(exchanges.error == "No exchange price is available", "\(exchanges)")
     }
@@ -238,7 +238,7 @@ struct CryptoPluginTests {
                 #expect(screen.unavailable?.reason.hasPrefix("configuration: " + message) == true, "\(screen)")
                 #expect(screen.texts.contains("Fix the widget's configuration and launch it again."))
             } else {
-                #expect(screen.rows.map(\.badge) == ["configuration", "configuration", "configuration"], "\(screen)")
+                #expect(screen.rows.map(\.code) == ["configuration", "configuration", "configuration"], "\(screen)")
             }
         }
         #expect(market.server.requests.isEmpty, "\(market.server.requests)")
@@ -362,7 +362,7 @@ struct CryptoPluginTests {
     func oneExchangeFails(_ path: String, _ reply: Reply, _ code: String) throws {
         let market = try CryptoMarket([path: [reply]])
         let screen = try CryptoHost.screen(market.arguments + ["--actions", "exchanges"])
-        let failed = try #require(screen.rows.first { $0.badge == code }, "\(screen)")
+        let failed = try #require(screen.rows.first { $0.code == code }, "\(screen)")
         #expect(failed.detail?.hasPrefix("Price unavailable: ") == true, "\(failed)")
         let others = screen.rows.filter { $0.id != failed.id }
         #expect(others.count == 2)

@@ -1,7 +1,7 @@
 /// The dashboard cards: the four instalments at a glance. The small card
 /// lists amounts and short dates; the medium one adds the order total; the
 /// large one gives each date in full.
-/// A checkout with a problem shows its error code and message instead.
+/// A checkout with a problem shows its message instead, the code kept for scripts.
 enum CheckoutCard {
     static func view(_ state: CheckoutState, size: CardSize) -> String {
         let text = CheckoutText(locale: state.settings?.locale ?? .en_US)
@@ -9,10 +9,10 @@ enum CheckoutCard {
             switch state {
             case let .unconfigured(issues):
                 Text(CheckoutText.notConfiguredTitle).color(.negative)
-                if let issue = issues.first { Badge(issue.code.rawValue).color(.negative) }
+                if let issue = issues.first { problem(issue) }
             case let .unavailable(_, issue):
                 Text(CheckoutText.unavailableTitle).color(.negative)
-                Badge(issue.code.rawValue).color(.negative)
+                problem(issue)
             case let .active(checkout):
                 active(checkout, size: size, text: text)
             }
@@ -29,10 +29,11 @@ enum CheckoutCard {
                     detail: index == 0 ? text.today : size == .large ? instalment.due.long(in: text.locale) : instalment.due.short(in: text.locale))
             })
         case let .failure(issue):
-            Badge(issue.code.rawValue).color(.negative)
-            Text(issue.message).color(.negative)
+            problem(issue)
         }
     }
+
+    private static func problem(_ issue: CheckoutIssue) -> View { Text(issue.message).color(.negative).code(issue.code.rawValue) }
 
     private static func error(_ status: CheckoutStatus) -> String? {
         guard case let .invalid(issue) = status else { return nil }

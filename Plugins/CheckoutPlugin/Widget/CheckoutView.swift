@@ -1,5 +1,5 @@
-/// The screen for each state. The error code is always on screen as a badge,
-/// and the screen declares the first problem as its error state, so
+/// The screen for each state. A problem is shown as a sentence that carries
+/// its error code for scripts (never drawn), and the screen declares the first problem as its error state, so
 /// `launch --format json` carries it for scripts as "error".
 enum CheckoutView {
     static func screen(_ state: CheckoutState, params: JSONValue) -> String {
@@ -52,6 +52,6 @@ enum CheckoutView {
     }
 
     private static func problem(_ issue: CheckoutIssue) -> [View] {
-        [Badge(issue.code.rawValue).color(.negative), Text(issue.message).color(.negative)]
+        [Text(issue.message).color(.negative).code(issue.code.rawValue)]
     }
 }

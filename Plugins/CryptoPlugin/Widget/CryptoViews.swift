@@ -122,8 +122,7 @@ struct CryptoViews {
     private func status(_ state: FeedState) -> [View] {
         if let failure = state.failure {
             Text("Price unavailable").style(.headline).color(.negative)
-            Badge(failure.code).color(.negative)
-            Text(failure.reason)
+            Text(failure.reason).code(failure.code)
             if let last = state.lastGood {
                 Text("Last good price \(MoneyText.dollars(last.price)), updated \(TimeText.updated(last.at, now: now, zone: zone))").style(.caption)
             } else {
@@ -158,7 +157,7 @@ struct CryptoViews {
         if let failure = state.failure {
             let last = state.lastGood.map { ", last \(MoneyText.dollars($0.price)) \(TimeText.age(from: $0.at, to: now))" } ?? ""
             return Row(id: exchange.rawValue, title: exchange.name, detail: "Price unavailable: \(failure.reason)\(last)",
-                       badge: failure.code, cells: [Text("unavailable").align(.trailing), Text(last.isEmpty ? "" : String(last.dropFirst(2)))],
+                       badge: exchange.pair, cells: [Text("unavailable").align(.trailing).code(failure.code), Text(last.isEmpty ? "" : String(last.dropFirst(2)))],
                        disclosure: true)
         }
         guard let price = prices[exchange] else {

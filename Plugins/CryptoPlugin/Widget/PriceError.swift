@@ -23,7 +23,7 @@ enum PriceError: Error, Equatable, Sendable {
     case exchangeError(String)
     case configuration(String)
 
-    /// A stable name for scripts: the badge on screen and in `--format json`.
+    /// A stable name for scripts: the `code` of the reason's node in `--format json`, never drawn.
     var code: String {
         switch self {
         case .noNetworkService: "noNetwork"

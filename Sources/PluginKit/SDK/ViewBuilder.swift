@@ -39,6 +39,10 @@ extension ViewNode {
     /// A stack's gap between children: blank lines in a VStack, columns in an HStack.
     public func spacing(_ amount: Int) -> View { modifying { $0.spacing = amount } }
 
+    /// The machine code of what the node says (`amountNotANumber`): `launch --format json` keeps it,
+    /// the screen shows only the node's words. Show a person a sentence and give scripts the code here.
+    public func code(_ code: String) -> View { modifying { $0.code = code } }
+
     private func modifying(_ change: (inout Modifiers) -> Void) -> View {
         var modifiers = Modifiers(), node = self
         if case let .modified(inner, existing) = self { (node, modifiers) = (inner, existing) }

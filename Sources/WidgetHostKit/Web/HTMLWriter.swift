@@ -76,6 +76,8 @@ struct HTMLWriter {
                 + "<p class=\"s-caption c-secondary\">\(Self.escape(summary))</p></figure>"
         case let .overlay(alignment, children):
             return "<div class=\"overlay o-\(alignment.rawValue)\">" + children.map(html).joined() + "</div>"
+        case let .modified(node, modifiers) where modifiers.keepsLayout:
+            return html(node)
         case let .modified(node, modifiers):
             var classes = ["m"]
             if let alignment = modifiers.alignment { classes.append("a-\(alignment.rawValue)") }

@@ -72,7 +72,7 @@ final class CheckoutHarness {
 /// What a person (or a script reading `--format json`) sees on the screen.
 struct CheckoutScreen {
     var texts: [(text: String, style: String?, color: String?)] = []
-    /// Badge nodes: the error codes.
+    /// The error codes the screen's nodes carry (`code`, kept in JSON, never drawn).
     var codes: [String] = []
     var rows: [(title: String, detail: String?, badge: String?)] = []
     var fields: [(action: String, value: String, label: String?)] = []
@@ -86,9 +86,9 @@ struct CheckoutScreen {
     }
 
     private mutating func visit(_ node: JSONValue) {
+        if let code = node["code"]?.string { codes.append(code) }
         switch node["kind"]?.string {
         case "text": texts.append((node["text"]?.string ?? "", node["style"]?.string, node["color"]?.string))
-        case "badge": codes.append(node["text"]?.string ?? "")
         case "image": images.append(node["alt"]?.string ?? "")
         case "field": fields.append((node["action"]?.string ?? "", node["value"]?.string ?? "", node["label"]?.string))
         case "list":

@@ -145,23 +145,26 @@ struct CryptoScreen: LaunchScreen {
         nodes.first { $0["kind"]?.string == "text" && $0["style"]?.string == "headline" && $0["color"]?.string == "positive" }?["text"]?.string
     }
 
-    /// "Price unavailable" with its code (the badge) and reason (the next text).
+    /// "Price unavailable" with its reason (the next text) and the code that text carries.
     var unavailable: (code: String, reason: String)? {
         let children = nodes
         guard let index = children.firstIndex(where: { $0["text"]?.string == "Price unavailable" }),
-              index + 2 < children.count, let code = children[index + 1]["text"]?.string,
-              let reason = children[index + 2]["text"]?.string else { return nil }
+              index + 1 < children.count, let code = children[index + 1]["code"]?.string,
+              let reason = children[index + 1]["text"]?.string else { return nil }
         return (code, reason)
     }
 
     struct Row: Equatable, CustomStringConvertible {
         let id: String, title: String, detail: String?, badge: String?
-        var description: String { "\(id): \(title) | \(detail ?? "-") | \(badge ?? "-")" }
+        /// The code a cell carries (a failed exchange's), never drawn.
+        var code: String? = nil
+        var description: String { "\(id): \(title) | \(detail ?? "-") | \(badge ?? "-") | \(code ?? "-")" }
     }
 
     var rows: [Row] {
         nodes.filter { $0["kind"]?.string == "list" }.flatMap { $0["rows"]?.array ?? [] }.map {
-            Row(id: $0["id"]?.string ?? "", title: $0["title"]?.string ?? "", detail: $0["detail"]?.string, badge: $0["badge"]?.string)
+            Row(id: $0["id"]?.string ?? "", title: $0["title"]?.string ?? "", detail: $0["detail"]?.string, badge: $0["badge"]?.string,
+                code: $0["cells"]?.array?.lazy.compactMap { $0["code"]?.string }.first)
         }
     }
 

@@ -40,7 +40,8 @@ public enum ViewDescription {
         return modifiers(json).map { .modified(plain, $0) } ?? plain
     }
 
-    /// `align`, `padding` and `spacing`, on any node; nil when it has none that mean anything.
+    /// `align`, `padding`, `spacing` and `code`, on any node; nil when it has none that mean anything.
+    /// A code that is empty or longer than a name is dropped: it is for scripts, not a second text.
     private static func modifiers(_ json: JSONValue) -> ViewNode.Modifiers? {
         func count(_ key: String, limit: Int) -> Int? {
             guard case let .number(literal)? = json[key], let value = Double(literal), value.isFinite else { return nil }
@@ -48,7 +49,8 @@ public enum ViewDescription {
         }
         let modifiers = ViewNode.Modifiers(alignment: json["align"]?.string.flatMap(ViewNode.Alignment.init),
                                            padding: count("padding", limit: ViewNode.Modifiers.maxPadding) ?? 0,
-                                           spacing: count("spacing", limit: ViewNode.Modifiers.maxSpacing))
+                                           spacing: count("spacing", limit: ViewNode.Modifiers.maxSpacing),
+                                           code: json["code"]?.string.flatMap { (1...ViewNode.Modifiers.maxCodeLength).contains($0.utf8.count) ? $0 : nil })
         return modifiers == ViewNode.Modifiers() ? nil : modifiers
     }
 

@@ -53,10 +53,11 @@ extension ViewNode.Modifiers {
     /// The modified node's own keys, then the modifiers it uses.
     func adding(to json: JSONValue) -> JSONValue {
         guard case var .object(fields) = json else { return json }
-        fields.removeAll { ["align", "padding", "spacing"].contains($0.0) }
+        fields.removeAll { ["align", "padding", "spacing", "code"].contains($0.0) }
         if let alignment { fields.append(("align", .string(alignment.rawValue))) }
         if padding > 0 { fields.append(("padding", .number(String(padding)))) }
         if let spacing { fields.append(("spacing", .number(String(spacing)))) }
+        if let code { fields.append(("code", .string(code))) }
         return .object(fields)
     }
 }

@@ -25,7 +25,7 @@ public indirect enum ViewNode: Equatable, Sendable {
     case chart(Chart)
     /// Children drawn over one another, the first at the bottom (a badge on an image).
     case overlay(alignment: OverlayAlignment, children: [ViewNode])
-    /// A node with layout modifiers: `align`, `padding` and `spacing` keys on any node.
+    /// A node with modifiers: `align`, `padding`, `spacing` and `code` keys on any node.
     case modified(ViewNode, Modifiers)
     /// A node of a kind this host does not know, shown as a placeholder.
     case unknown(kind: String)
@@ -61,7 +61,8 @@ public indirect enum ViewNode: Equatable, Sendable {
         }
     }
 
-    /// Layout a node asks for; nil or 0 is "as usual". Older hosts ignore these keys.
+    /// Keys any node may carry: the layout it asks for, and the machine code of what it says;
+    /// nil or 0 is "as usual". Older hosts ignore these keys.
     public struct Modifiers: Equatable, Sendable {
         /// Where the node sits in the width it is given (a column of a list row, the screen).
         public var alignment: Alignment?
@@ -69,15 +70,23 @@ public indirect enum ViewNode: Equatable, Sendable {
         public var padding: Int
         /// Between a stack's children: blank lines (vertical) or columns (horizontal).
         public var spacing: Int?
+        /// A stable name for scripts (`amountNotANumber`) of what the node tells a person in words:
+        /// kept in the JSON, never drawn, so the screen reads as sentences and a script need not parse them.
+        public var code: String?
 
-        public init(alignment: Alignment? = nil, padding: Int = 0, spacing: Int? = nil) {
+        public init(alignment: Alignment? = nil, padding: Int = 0, spacing: Int? = nil, code: String? = nil) {
             self.alignment = alignment
             self.padding = padding
             self.spacing = spacing
+            self.code = code
         }
+
+        /// Whether the node is laid out as it would be without these modifiers (a code alone).
+        public var keepsLayout: Bool { alignment == nil && padding == 0 && spacing == nil }
 
         public static let maxPadding = 40
         public static let maxSpacing = 8
+        public static let maxCodeLength = 64
     }
 
     public struct ListRow: Equatable, Sendable {
