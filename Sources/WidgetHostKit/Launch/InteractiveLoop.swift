@@ -189,7 +189,7 @@ struct InteractiveLoop {
         if action.kind == .field {
             // The prompt drew over the screen: draw it again whatever happens.
             state.lastFrame = ""
-            guard let text = prompt(action.title) else { return }
+            guard let text = LinePrompt(input: input, environment: environment).read(action.title, secret: action.secret) else { return }
             typed = text
         }
         attempt(&state) { try session.perform(action.intent(typed: typed)) }
@@ -264,43 +264,5 @@ struct InteractiveLoop {
         state.lastFrame = frame
         // Raw mode does no output processing: lines need their carriage returns.
         FileDescriptor.standardOutput.write("\u{1B}[H\u{1B}[2J" + frame.replacing("\n", with: "\r\n"))
-    }
-
-    /// Reads a line for a text field at the bottom of the screen. Enter
-    /// submits, Escape cancels, Backspace deletes.
-    private func prompt(_ label: String) -> String? {
-        var text = ""
-        func show() {
-            FileDescriptor.standardOutput.write("\r\u{1B}[2K\(label): \(text)\u{1B}[?25h")
-        }
-        show()
-        defer { FileDescriptor.standardOutput.write("\u{1B}[?25l") }
-        var pending: [UInt8] = []
-        while true {
-            if input.isEmpty {
-                var fd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                guard poll(&fd, 1, -1) >= 0 else { if errno == EINTR { continue }; return nil }
-                if fd.revents & Int16(POLLHUP | POLLERR) != 0 { return nil }
-                input.fill()
-            }
-            while let byte = input.next() {
-                switch byte {
-                case 13, 10: return text
-                case 27, 3: return nil
-                case 127, 8:
-                    if !text.isEmpty { text.removeLast() }
-                default:
-                    guard byte >= 32 else { continue }
-                    pending.append(byte)
-                    if let decoded = String(validating: pending, as: UTF8.self) {
-                        text += decoded
-                        pending.removeAll()
-                    } else if pending.count >= 4 {
-                        pending.removeAll()
-                    }
-                }
-            }
-            show()
-        }
     }
 }

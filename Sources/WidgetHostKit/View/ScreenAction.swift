@@ -7,6 +7,8 @@ public struct ScreenAction: Equatable, Sendable {
     public let action: String
     /// The value sent with the action: a row's id, a button's value.
     public let value: String?
+    /// A secure field: what is typed for it is never shown, only a mask.
+    public var secret = false
 }
 
 extension ViewNode {
@@ -15,8 +17,8 @@ extension ViewNode {
         switch self {
         case .stack, .section, .overlay, .modified: contained.flatMap(\.actions)
         case let .button(title, action, value, _): [ScreenAction(kind: .button, title: title, action: action, value: value)]
-        case let .field(label, action, placeholder, _, _):
-            [ScreenAction(kind: .field, title: label ?? placeholder, action: action, value: nil)]
+        case let .field(label, action, placeholder, _, input):
+            [ScreenAction(kind: .field, title: label ?? placeholder, action: action, value: nil, secret: input == .secure)]
         case let .list(action?, rows): rows.map { ScreenAction(kind: .row, title: $0.title, action: action, value: $0.id) }
         case let .link(title, target): [ScreenAction(kind: .link, title: title, action: target, value: nil)]
         default: []

@@ -24,6 +24,8 @@
  *   ticker        a button that starts a thread which changes the state
  *                 three times and asks for a render each time
  *   store         the last store.changed event and the value it names
+ *   secret        a secure field (action name) and how many characters it
+ *                 was sent, never what they were
  *
  * Actions: wave, name [TEXT], pick [ROW], crash, tick. */
 #include <pthread.h>
@@ -56,7 +58,8 @@
     X("escape", "Escapes") \
     X("crash", "Crash") \
     X("ticker", "Ticker") \
-    X("store", "Store")
+    X("store", "Store") \
+    X("secret", "Secret")
 
 #define MANIFEST_SCREEN(id, title) "{\"id\": \"" id "\", \"title\": \"" title "\", \"actions\": [\"wave\", \"name\", \"pick\", \"crash\", \"tick\"]},"
 
@@ -284,6 +287,11 @@ static int32_t render(wh_plugin *plugin, const char *screen, const char *params,
         screen_wide(&b);
     } else if (strcmp(screen, "long") == 0) {
         screen_long(&b);
+    } else if (strcmp(screen, "secret") == 0) {
+        puts_(&b, "{\"view\":1,\"root\":{\"kind\":\"vstack\",\"children\":["
+                  "{\"kind\":\"securefield\",\"label\":\"Passphrase\",\"action\":\"name\",\"placeholder\":\"type it\",\"value\":");
+        json_string(&b, plugin->name);
+        printf_(&b, "},{\"kind\":\"text\",\"text\":\"Received: %zu characters\"}]}}", strlen(plugin->name));
     } else if (strcmp(screen, "form") == 0) {
         screen_form(plugin, &b);
     } else if (strcmp(screen, "links") == 0) {
