@@ -51,16 +51,14 @@ enum ConfigCommand {
                 cli.console.out(list(shown, file: file, among: manifests, json: arguments.has("--json")))
             case "get":
                 let manifest = try widget(words[1])
-                let setting = try declared(manifest, words[2])
+                let setting = try ConfigFile.declared(manifest, words[2])
                 guard let value = file.section(for: manifest, among: manifests)[words[2]] ?? setting?.defaultValue else {
                     throw ConfigRefusal("\(SettingsCheck.widget(manifest)): \(words[2]) is not set and has no default")
                 }
                 cli.console.line(value.serialized)
             case "set":
                 let manifest = try widget(words[1])
-                let key = words[2], setting = try declared(manifest, key)
-                let value = setting.map { $0.value(fromText: words[3]) } ?? ((try? JSONParser.parse(words[3])) ?? .string(words[3]))
-                if let problem = SettingsCheck.problem(manifest, key: key, value: value) { throw UsageError(problem) }
+                let key = words[2], value = try ConfigFile.checkedValue(words[3], key: key, of: manifest)
                 if manifest.settings == nil {
                     cli.console.error("warning: \(SettingsCheck.widget(manifest)) declares no settings, so \(key) = \(value.serialized) was not checked")
                 }
@@ -68,7 +66,7 @@ enum ConfigCommand {
                 try file.save()
             default:
                 let manifest = try widget(words[1])
-                _ = try declared(manifest, words[2])
+                _ = try ConfigFile.declared(manifest, words[2])
                 let sections = [manifest.id.value, manifest.id.shortName].filter {
                     $0 == manifest.id.value || PluginNames.resolve($0, among: manifests) == .found(manifest.id)
                 }
@@ -86,14 +84,6 @@ enum ConfigCommand {
             return 1
         }
         return 0
-    }
-
-    /// The setting `key` names, or nil when the widget declares none; a key
-    /// it does not declare is a usage error naming the ones it does.
-    private static func declared(_ manifest: Manifest, _ key: String) throws(UsageError) -> DeclaredSetting? {
-        guard let settings = manifest.settings else { return nil }
-        guard let setting = settings.first(where: { $0.key == key }) else { throw UsageError(SettingsCheck.unknownKey(manifest, key)) }
-        return setting
     }
 
     private static func uniqueByID(_ manifests: [Manifest]) -> [Manifest] {
@@ -131,7 +121,7 @@ enum ConfigCommand {
     }
 
     /// The help, with what the value may be when the type alone does not say.
-    private static func describe(_ setting: DeclaredSetting) -> String {
+    static func describe(_ setting: DeclaredSetting) -> String {
         if !setting.values.isEmpty { return setting.help + " (" + setting.values.map { $0.string ?? $0.serialized }.joined(separator: ", ") + ")" }
         switch (setting.minimum, setting.maximum) {
         case let (minimum?, maximum?): return setting.help + " (\(DeclaredSetting.text(minimum)) to \(DeclaredSetting.text(maximum)))"

@@ -33,6 +33,24 @@ struct ConfigFile {
         return config.section(for: manifest.id)
     }
 
+    /// The setting `key` of `manifest`, or nil when the widget declares none;
+    /// a key it does not declare is refused, naming the ones it does.
+    static func declared(_ manifest: Manifest, _ key: String) throws(UsageError) -> DeclaredSetting? {
+        guard let settings = manifest.settings else { return nil }
+        guard let setting = settings.first(where: { $0.key == key }) else { throw UsageError(SettingsCheck.unknownKey(manifest, key)) }
+        return setting
+    }
+
+    /// `text` as the value of `key` the person means (read as the declared
+    /// type), checked against the declaration: the one check of `config set`
+    /// and the dashboard's settings screen. A refusal names the setting and the widget.
+    static func checkedValue(_ text: String, key: String, of manifest: Manifest) throws(UsageError) -> JSONValue {
+        let setting = try declared(manifest, key)
+        let value = setting.map { $0.value(fromText: text) } ?? ((try? JSONParser.parse(text)) ?? .string(text))
+        if let problem = SettingsCheck.problem(manifest, key: key, value: value) { throw UsageError(problem) }
+        return value
+    }
+
     mutating func set(_ key: String, to value: JSONValue, section: String) {
         var sections = root["plugins"]?.members ?? []
         var members = sections.first { $0.0 == section }?.1.members ?? []

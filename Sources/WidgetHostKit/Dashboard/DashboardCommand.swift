@@ -51,6 +51,8 @@ enum DashboardCommand {
                 do {
                     let config = try cli.configuration(arguments)
                     var spec = try DashboardConfig.spec(config, manifests: session.manifests)
+                    // The widgets see the edit too: those whose settings changed start again with them.
+                    session.reconfigure(config)
                     spec.columns = columns ?? spec.columns
                     return spec
                 } catch let error as DashboardConfig.Invalid {

@@ -32,12 +32,13 @@ struct DashboardLoop {
           1-9                       jump to that card
           Enter                     open the focused widget full screen (b or Esc comes back)
           r                         ask the focused card's widget for fresh data
+          e                         edit the focused card's settings (a number edits one; b or Esc comes back)
           l                         the list of widgets (the former home screen)
           q, Ctrl-C                 quit
           A mouse click on a card opens it.
         """
 
-    static let footer = "Tab ←↑→↓ move · 1-9 jump · Enter open · r refresh · l list · q quit · click opens"
+    static let footer = "Tab ←↑→↓ move · 1-9 jump · Enter open · e settings · r refresh · l list · q quit · click opens"
 
     func run() -> Int32 {
         guard wh_shim_terminal_enter_raw(0) == 0 else { return 1 }
@@ -80,6 +81,7 @@ struct DashboardLoop {
                     case let .quit(code): quit = true; status = code
                     case let .open(index): if let code = open(screen.dashboard.cards[index].manifest, &screen) { quit = true; status = code }
                     case .list: if let code = list(&screen) { quit = true; status = code }
+                    case let .settings(index): if let code = settings(screen.dashboard.cards[index].manifest, &screen) { quit = true; status = code }
                     }
                 }
             }
@@ -106,6 +108,24 @@ struct DashboardLoop {
     /// The former home screen, the widgets as a list.
     private func list(_ screen: inout DashboardScreen) -> Int32? {
         embedded(InteractiveLoop(session: dashboard.session, environment: cli.environment, home: true), &screen)
+    }
+
+    /// The settings screen of a card's widget. An edit saved there is
+    /// applied at once, as an edit of the file from elsewhere is: the
+    /// widgets are given the new configuration and the cards drawn again.
+    private func settings(_ manifest: Manifest?, _ screen: inout DashboardScreen) -> Int32? {
+        guard let manifest else { return nil }
+        let path = arguments.value("--config") ?? HostConfig.defaultPath(cli.environment)
+        let page = SettingsScreen(manifest: manifest, manifests: dashboard.session.manifests, path: path)
+        calls.enabled = false
+        let result = SettingsLoop(screen: page, environment: cli.environment).run()
+        calls.enabled = true
+        if let code = result.quit { return code }
+        if result.changed, let reload { apply(reload, &screen) } else {
+            screen.renderVisible()
+            screen.drawAll()
+        }
+        return nil
     }
 
     /// A new layout from an edited configuration, or the last good one

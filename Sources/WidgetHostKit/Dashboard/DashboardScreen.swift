@@ -3,7 +3,7 @@
 /// card, so an update rewrites only the lines that changed, and renders
 /// only the cards in view (one woken out of view renders when it shows).
 struct DashboardScreen {
-    enum Action: Equatable { case stay, quit(Int32), open(Int), list }
+    enum Action: Equatable { case stay, quit(Int32), open(Int), list, settings(Int) }
 
     let dashboard: Dashboard
     let environment: [String: String]
@@ -149,6 +149,7 @@ struct DashboardScreen {
             dashboard.render(focus)
             write(paint(focus))
         case .byte(UInt8(ascii: "l")): return .list
+        case .byte(UInt8(ascii: "e")): return .settings(focus)
         case .byte(UInt8(ascii: "q")), .byte(4): return .quit(ExitStatus.success)
         case .byte(3): return .quit(ExitStatus.interrupted)
         default: break

@@ -118,6 +118,20 @@ public final class WidgetSession {
         contractProviders.withLock { $0 = Self.providers(among: usable) }
     }
 
+    /// Takes an edited configuration (its file changed while the session
+    /// runs): a widget reads its section when it starts, so one whose section
+    /// changed is dropped and the next render starts it with the new
+    /// settings; the others keep running, and their state.
+    public func reconfigure(_ config: HostConfig) {
+        let old = runtime.resolve(HostConfig.self)
+        guard old != config else { return }
+        runtime.registry.register(HostConfig.self, scope: .application) { _ in config }
+        for id in Array(instances.keys) + Array(failures.keys) where old.section(for: id) != config.section(for: id) {
+            instances[id] = nil
+            failures[id] = nil
+        }
+    }
+
     public var manifests: [Manifest] { candidates.map { $0.manifest! } }
 
     /// What to tell a person looking at a widget whose file changed on disk
