@@ -29,12 +29,12 @@ struct ErrorSentenceTests {
     @Test("the terminal and the web page draw the words only, laid out as the node without its code", arguments: [80, 40, 30])
     func neverDrawn(_ width: Int) {
         let sentence = "The amount \"abc\" is not an amount: enter digits with at most 2 decimal places, such as 250.00"
-        let plain: Node = .stack(axis: .vertical, children: [.text(sentence, style: .body, color: .negative),
-                                                             .list(action: nil, rows: [.init(id: "k", title: "Kraken", cells: [.text("unavailable", style: .body, color: .primary)])])])
-        let coded: Node = .stack(axis: .vertical, children: [.modified(.text(sentence, style: .body, color: .negative), .init(code: "amountNotANumber")),
-                                                             .list(action: nil, rows: [.init(id: "k", title: "Kraken", cells: [
-                                                                 .modified(.text("unavailable", style: .body, color: .primary), .init(code: "unreachable")),
-                                                             ])])])
+        func body(_ sentence: Node, _ cell: Node) -> Node {
+            .stack(axis: .vertical, children: [sentence, .list(action: nil, rows: [.init(id: "k", title: "Kraken", cells: [cell])])])
+        }
+        let words: Node = .text(sentence, style: .body, color: .negative), cell: Node = .text("unavailable", style: .body, color: .primary)
+        let plain = body(words, cell)
+        let coded = body(.modified(words, .init(code: "amountNotANumber")), .modified(cell, .init(code: "unreachable")))
         let renderer = TerminalRenderer(width: width, color: false)
         let drawn = renderer.render(coded, title: "Checkout")
         #expect(drawn == renderer.render(plain, title: "Checkout"))

@@ -156,9 +156,9 @@ struct CryptoViews {
         let state = feeds[.exchange(exchange)] ?? FeedState()
         if let failure = state.failure {
             let last = state.lastGood.map { ", last \(MoneyText.dollars($0.price)) \(TimeText.age(from: $0.at, to: now))" } ?? ""
+            let cells = [Text("unavailable").align(.trailing).code(failure.code), Text(last.isEmpty ? "" : String(last.dropFirst(2)))]
             return Row(id: exchange.rawValue, title: exchange.name, detail: "Price unavailable: \(failure.reason)\(last)",
-                       badge: exchange.pair, cells: [Text("unavailable").align(.trailing).code(failure.code), Text(last.isEmpty ? "" : String(last.dropFirst(2)))],
-                       disclosure: true)
+                       badge: exchange.pair, cells: cells, disclosure: true)
         }
         guard let price = prices[exchange] else {
             return Row(id: exchange.rawValue, title: exchange.name, detail: "Fetching…", badge: exchange.pair, cells: [Text("Fetching…")],
