@@ -140,6 +140,41 @@ struct WebServerAttackTests {
         try expectServes(server)
     }
 
+    /// The attack at its size: 500 connections at once against the
+    /// default cap, half saying nothing and half trickling a request a byte
+    /// each 200 ms. The cap holds the first; the rest get 503 at once; the
+    /// held ones time out with 408 (none completes a request); a good request
+    /// meanwhile is answered, not left hanging; once they are gone the
+    /// server serves the next good request.
+    @Test func fiveHundredIdleAndSlowConnections() throws {
+        let cap = HTTPServer.Settings().maxConnections
+        let server = try server(timeout: 2, maxConnections: cap)
+        defer { server.stop() }
+        let clients = try (0..<500).map { _ in try RawHTTPClient(port: server.port) }
+        defer { clients.forEach { $0.close() } }
+        let slow = clients.indices.filter { $0 % 2 == 1 }
+        let request = Array(good(server).utf8)
+        // A slow client stops sending once answered (sending to a closed socket could reset it before its answer is read).
+        func answered(_ client: RawHTTPClient) -> Bool {
+            var pollFD = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+            return poll(&pollFD, 1, 0) > 0
+        }
+        var whileFull: Int?
+        for byte in request.prefix(15) {
+            for index in slow where !answered(clients[index]) { clients[index].send([byte]) }
+            if whileFull == nil { whileFull = try RawHTTPClient.exchange(port: server.port, good(server)).status }
+            usleep(200_000)
+        }
+        let answers = clients.map { RawResponse($0.receiveAll(seconds: 30)).status }
+        #expect(answers.allSatisfy { $0 == 503 || $0 == 408 }, "statuses: \(Dictionary(grouping: answers, by: { $0 }).mapValues(\.count))")
+        #expect(answers.filter { $0 == 408 }.count >= cap / 2, "the held connections time out")
+        #expect(answers.filter { $0 == 503 }.count >= 500 - 2 * cap, "past the cap, 503 at once")
+        #expect(slow.contains { answers[$0] == 408 } && clients.indices.contains { $0 % 2 == 0 && answers[$0] == 408 }, "idle and slow both held")
+        // 503 while the cap is full; 200 if a busy machine let the held ones time out first: answered either way, never hung.
+        #expect(whileFull == 503 || whileFull == 200, "a good request meanwhile got \(String(describing: whileFull))")
+        try expectServes(server)
+    }
+
     /// 200 good requests at once: each is answered (200, or 503 past the
     /// cap), none hangs, and the server serves the next.
     @Test func twoHundredConcurrentRequests() throws {
