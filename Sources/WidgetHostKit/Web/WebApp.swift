@@ -2,12 +2,15 @@
 /// screens at their own addresses, actions as POSTs, and `/events`, the
 /// stream of cards whose content changed. The dashboard and the session are
 /// used under one lock, from the request threads and the main loop alike.
+/// Cards and open screens are pushed again when their widget's content changes.
 final class WebApp: @unchecked Sendable {
     let dashboard: Dashboard
     let gate: WebGate
     let events = EventHub()
     let images: ImageProxy
     private let lock = Condition()
+    /// The HTML last sent for each screen an open page shows (under `lock`).
+    private var shownScreens: [String: String] = [:]
 
     init(dashboard: Dashboard, gate: WebGate, images: ImageProxy = ImageProxy()) {
         self.dashboard = dashboard
@@ -27,7 +30,9 @@ final class WebApp: @unchecked Sendable {
         case ("GET", "/"), ("HEAD", "/"): return page(title: "Widgets", body: withDashboard { dashboardHTML() })
         case ("GET", "/app.css"), ("HEAD", "/app.css"): return asset(WebAssets.css, type: "text/css")
         case ("GET", "/app.js"), ("HEAD", "/app.js"): return asset(WebAssets.javascript, type: "text/javascript")
-        case ("GET", "/events"): return .events(headers: [], stream: events.stream)
+        case ("GET", "/events"):
+            let screen = request.query.map(HTTPRequest.form)?.first { $0.0 == "screen" }?.1
+            return .events(headers: []) { [events] in events.stream(watching: screen, $0) }
         case ("GET", "/image"): return image(request)
         default: break
         }
@@ -36,11 +41,36 @@ final class WebApp: @unchecked Sendable {
         return withDashboard { () -> HTTPResponse in
             do { try dashboard.session.open(target) } catch { return .text(404, "\(error)") }
             guard let rendered = dashboard.session.render() else { return .text(404, "no screen") }
-            let writer = HTMLWriter(actionURL: HTMLWriter.address(of: target), secret: gate.secret,
-                                    manifest: dashboard.session.manifest(named: target.plugin))
-            let view = (try? rendered.view.get()).map(writer.html) ?? ""
-            let error = rendered.error.map { "<p class=\"c-negative\" role=\"alert\">\(HTMLWriter.escape($0))</p>" } ?? ""
-            return page(title: rendered.title, body: "<nav><a href=\"/\">All widgets</a></nav><h2>\(HTMLWriter.escape(rendered.title))</h2>\(error)\(view)")
+            let html = screenHTML(rendered, target: target)
+            shownScreens[HTMLWriter.address(of: target)] = html
+            return page(title: rendered.title, body: "<nav><a href=\"/\">All widgets</a></nav>" + html)
+        }
+    }
+
+    /// A full screen as a `main` that names its address: the unit a
+    /// `screen` event replaces on the pages that show it.
+    private func screenHTML(_ rendered: RenderedScreen, target: NavigationTarget) -> String {
+        let address = HTMLWriter.address(of: target)
+        let writer = HTMLWriter(actionURL: address, secret: gate.secret, manifest: dashboard.session.manifest(named: target.plugin))
+        let view = (try? rendered.view.get()).map(writer.html) ?? ""
+        let error = rendered.error.map { "<p class=\"c-negative\" role=\"alert\">\(HTMLWriter.escape($0))</p>" } ?? ""
+        return "<main id=\"screen\" data-screen=\"\(HTMLWriter.escape(address))\"><h2>\(HTMLWriter.escape(rendered.title))</h2>\(error)\(view)</main>"
+    }
+
+    /// The open pages' screens of the widgets in `plugins`, rendered again
+    /// (beside the navigator's stack, which a person's next request sets),
+    /// each with the HTML it now has when that differs from what was sent.
+    private func changedScreens(of plugins: Set<String>) -> [(address: String, title: String, html: String)] {
+        events.watchedScreens.sorted().compactMap { address in
+            let parts = address.split(separator: "?", maxSplits: 1).map(String.init)
+            guard let target = HTMLWriter.target(path: parts[0], query: parts.count > 1 ? parts[1] : nil),
+                  let id = dashboard.session.manifest(named: target.plugin)?.id.value, plugins.contains(id),
+                  let entry = try? dashboard.session.navigator.resolve(target) else { return nil }
+            let rendered = dashboard.session.render(entry.plugin, screen: entry.screen, params: entry.params.serialized)
+            let html = screenHTML(rendered, target: target)
+            guard shownScreens[address] != html else { return nil }
+            shownScreens[address] = html
+            return (address, rendered.title, html)
         }
     }
 
@@ -117,54 +147,21 @@ final class WebApp: @unchecked Sendable {
     /// Renders the cards whose widgets changed or whose time came, and
     /// tells every open page.
     func update(_ indices: [Int]) {
-        let fragments: [JSONValue] = withDashboard {
+        let (cards, screens) = withDashboard {
             dashboard.session.settleEvents()
             let changed = Set(indices + dashboard.wokenCards() + dashboard.dueCards()).sorted()
-            return changed.compactMap { index in
+            let cards: [JSONValue] = changed.compactMap { index in
                 let before = dashboard.cards[index].content
                 dashboard.render(index)
                 guard dashboard.cards[index].content != before || indices.contains(index) else { return nil }
                 return ["id": .string("card-\(index + 1)"), "title": .string(dashboard.cards[index].content.title), "html": .string(cardHTML(index))]
             }
+            return (cards, changedScreens(of: Set(changed.compactMap { dashboard.cards[$0].manifest?.id.value })))
         }
-        for fragment in fragments { events.publish("event: card\ndata: \(fragment.serialized)\n\n") }
-    }
-}
-
-/// The open `/events` streams: each has its queue and a pipe to wake its
-/// thread; a stream whose client left is dropped at its next write.
-final class EventHub: Sendable {
-    private let queues = Locked<[Int: (wakeup: Wakeup, pending: [String])]>([:])
-    private let nextID = Locked(0)
-
-    func publish(_ event: String) {
-        let wakeups = queues.withLock { queues in
-            for key in queues.keys { queues[key]!.pending.append(event) }
-            return queues.values.map(\.wakeup)
-        }
-        wakeups.forEach { $0.signal() }
-    }
-
-    var streams: Int { queues.withLock { $0.count } }
-
-    func stream(_ out: EventStream) {
-        let id = nextID.withLock { value in
-            value += 1
-            return value
-        }
-        let wakeup = Wakeup()
-        queues.withLock { $0[id] = (wakeup, []) }
-        defer { queues.withLock { $0[id] = nil } }
-        guard out.send(Array(": connected\n\n".utf8)) else { return }
-        while true {
-            // A comment every 15 s finds a client that went away without a word.
-            wakeup.wait(seconds: 15)
-            let pending = queues.withLock { queues in
-                defer { queues[id]?.pending = [] }
-                return queues[id]?.pending ?? []
-            }
-            let text = pending.isEmpty ? ": still here\n\n" : pending.joined()
-            guard out.send(Array(text.utf8)) else { return }
+        for card in cards { events.publish("event: card\ndata: \(card.serialized)\n\n") }
+        for screen in screens {
+            let data: JSONValue = ["id": .string("screen"), "title": .string(screen.title), "html": .string(screen.html)]
+            events.publish("event: screen\ndata: \(data.serialized)\n\n", screen: screen.address)
         }
     }
 }

@@ -39,7 +39,7 @@ enum WebAssets {
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         """
 
-    /// Swaps in a card's new HTML when the server says its widget changed:
+    /// Swaps in a card's (or the open screen's) new HTML when the server says its widget changed:
     /// no polling, no reload; the live region tells screen readers. A picture
     /// the host refused to fetch becomes its alt text.
     static let javascript = """
@@ -61,18 +61,22 @@ enum WebAssets {
           });
           if (!window.EventSource) return;
           var live = document.getElementById("live");
-          var source = new EventSource("/events");
-          source.addEventListener("card", function (event) {
+          var screen = document.getElementById("screen");
+          var source = new EventSource("/events" + (screen ? "?screen=" + encodeURIComponent(screen.dataset.screen) : ""));
+          function swap(event) {
             var data = JSON.parse(event.data);
-            var card = document.getElementById(data.id);
-            if (!card) return;
+            var old = document.getElementById(data.id);
+            if (!old) return;
             var template = document.createElement("template");
             template.innerHTML = data.html;
             var fresh = template.content.firstElementChild;
             if (!fresh) return;
-            card.replaceWith(fresh);
+            old.replaceWith(fresh);
             if (live) live.textContent = data.title + " updated";
-          });
+          }
+          source.addEventListener("ready", function () { document.body.setAttribute("data-live", "ready"); });
+          source.addEventListener("card", swap);
+          source.addEventListener("screen", swap);
         })();
         """
 }
