@@ -13,6 +13,8 @@ struct WebPageTests {
     /// text carries markup), with its port and secret.
     final class Served {
         let world: DashboardWorld
+        /// The hotel photo and Checkout's logo, served over loopback (granted by both manifests).
+        let pictures: PictureServer
         var process: SpawnedProcess
         let port: Int
         let secret: String
@@ -20,10 +22,12 @@ struct WebPageTests {
 
         init() throws {
             world = try DashboardWorld()
+            pictures = try PictureServer()
             let directory = try IsolationTestKit.hostileDirectory("web-page", defines: ["-DVERSION=\"\(Self.hostileText)\""])
             let addressFile = world.home + "/address"
             process = try SpawnedProcess.start(
-                [TestSupport.widgetHost, "serve", "--port", "0", "--address-file", addressFile, "--plugin-dir", directory] + world.arguments,
+                [TestSupport.widgetHost, "serve", "--port", "0", "--address-file", addressFile, "--plugin-dir", directory] + world.arguments
+                + ["--set", "checkout.logoURL=\(pictures.logo)"],
                 environment: SpawnedProcess.hostEnvironment(home: world.home, world.environment))
             var address: String?
             for _ in 0..<300 where address == nil {
@@ -132,5 +136,29 @@ struct WebPageTests {
         }
         let pushed = try #require(event, "no card event with the new booking AZ61")
         #expect(pushed.contains("card-") && pushed.contains("<article"))
+    }
+
+    @Test("a store write changes an open Trips screen in place: /events?screen= pushes the screen's new HTML to the page showing it")
+    func storeWritePushesScreen() throws {
+        let served = try Served()
+        _ = try served.settledPage(Self.live)
+        let screen = try served.get("/w/trips/trip")
+        #expect(screen.body.contains("<main id=\"screen\" data-screen=\"/w/trips/trip\">") && screen.body.contains("IB3436"), "\(screen.text.prefix(2000))")
+        let client = try RawHTTPClient(port: served.port)
+        defer { client.close() }
+        client.send("GET /events?screen=%2Fw%2Ftrips%2Ftrip HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nCookie: \(WebGate.cookie)=\(served.secret)\r\n\r\n")
+        var seen = ""
+        _ = try #require(client.receiveEvent(seconds: 5, after: &seen))
+        let rome = TripsBookings.booking("B-2001", purchased: "2026-05-02T18:30:00+02:00",
+                                         outbound: TripsBookings.flight("AZ61", from: "MAD", departs: "2026-06-09T14:00:00+02:00",
+                                                                        to: "FCO", arrives: "2026-06-09T16:30:00+02:00"))
+        try served.world.trips.put(TripsBookings.document([rome]))
+        var event: String?
+        let deadline = Date() + 15
+        while event == nil, Date() < deadline, let next = client.receiveEvent(seconds: 15, after: &seen) {
+            if next.contains("event: screen") { event = next }
+        }
+        let pushed = try #require(event, "no screen event after the store write")
+        #expect(pushed.contains("AZ61") && pushed.contains(#""id":"screen""#) && pushed.contains("data-screen="), "\(pushed)")
     }
 }

@@ -1,5 +1,10 @@
 #include "widget_host/widget_host.h"
 
+/* http.hosts: no fetch of its own (it asks for no http service); the host
+ * fetches the logo picture for `serve` only from these: Afterpay's static
+ * host, and this machine's loopback so that a person (and the tests) can
+ * serve their own with `--set checkout.logoURL=http://127.0.0.1:PORT/...`. */
+
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.checkout\","
@@ -23,7 +28,9 @@ WH_MANIFEST("{"
         "{\"key\": \"amount\", \"type\": \"decimal\", \"help\": \"before a checkout: the order total to start with\"},"
         "{\"key\": \"token\", \"type\": \"string\", \"help\": \"after a checkout: the token of the completed checkout to show\"},"
         "{\"key\": \"logo\", \"type\": \"boolean\", \"default\": true, \"help\": \"show the Pay in 4 logo\"},"
-        "{\"key\": \"heading\", \"type\": \"boolean\", \"default\": true, \"help\": \"show the headline: or 4 interest-free payments of …\"}"
+        "{\"key\": \"heading\", \"type\": \"boolean\", \"default\": true, \"help\": \"show the headline: or 4 interest-free payments of …\"},"
+        "{\"key\": \"logoURL\", \"type\": \"string\", \"default\": \"https://static.afterpay.com/integration/product-page/logo-afterpay-colour.png\", \"help\": \"the logo's picture (PNG, JPEG, GIF or WebP) shown in a browser; from static.afterpay.com or this machine's loopback\"}"
     "],"
-    "\"store\": {\"groups\": {\"checkout\": \"read\"}}"
+    "\"store\": {\"groups\": {\"checkout\": \"read\"}},"
+    "\"http\": {\"hosts\": [\"static.afterpay.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")

@@ -1,7 +1,11 @@
 /// The two style switches of the original widget; both default to on.
+/// The logo is Afterpay's picture, which the host fetches from a host the
+/// manifest grants (the terminal shows its alt text).
 struct CheckoutStyle: Equatable, Sendable {
+    static let afterpayLogo = "https://static.afterpay.com/integration/product-page/logo-afterpay-colour.png"
     var logo = true
     var heading = true
+    var logoURL = Self.afterpayLogo
 
     /// The configuration section, then the screen params, override the
     /// defaults key by key. A value other than true or false is refused with
@@ -16,6 +20,7 @@ struct CheckoutStyle: Equatable, Sendable {
             case let .failure(issue): issues.append(issue)
             }
         }
+        if let url = values["logoURL"]?.string, !url.isEmpty { style.logoURL = url }
         return (style, issues)
     }
 }
@@ -47,7 +52,7 @@ enum CheckoutConfiguration {
     }
 
     static let requiredKeys = ["minimumAmount", "maximumAmount", "currencyCode", "locale"]
-    static let optionalKeys = ["amount", "token", "logo", "heading"]
+    static let optionalKeys = ["amount", "token", "logo", "heading", "logoURL"]
 
     static func read(_ section: JSONValue) -> Result<CheckoutSettings, Rejection> {
         func value(_ key: String) -> JSONValue? {

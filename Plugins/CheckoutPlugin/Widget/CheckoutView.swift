@@ -6,7 +6,7 @@ enum CheckoutView {
         let (style, styleIssues) = (state.settings?.style ?? CheckoutStyle()).overridden(by: params)
         let text = CheckoutText(locale: state.settings?.locale ?? .en_US)
         return VStack {
-            if style.logo { Image(alt: text.logo) }
+            if style.logo { Image(alt: text.logo, url: style.logoURL) }
             switch state {
             case let .unconfigured(issues):
                 Text(CheckoutText.notConfiguredTitle).style(.headline)

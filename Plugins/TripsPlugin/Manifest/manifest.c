@@ -4,7 +4,10 @@
  * screens its links open; "timeline" lists the entries for
  * `widget-host timeline`. The store is optional so that a host without a
  * shared container gets the "storage not found" view, not a refusal. It
- * reads the app's bookings (trips.bookings) from the store group "trips". */
+ * reads the app's bookings (trips.bookings) from the store group "trips".
+ * http.hosts: no fetch of its own (it asks for no http service); the host
+ * fetches a hotel's photo for `serve` only from the app's image host, or
+ * this machine's loopback (a local mirror, and the tests). */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"org.widgethost.trips\","
@@ -23,5 +26,6 @@ WH_MANIFEST("{"
                   " \"optional\": [\"widget-host.clock/2\", \"widget-host.store/1\", \"widget-host.bus/1\"]},"
     "\"topics\": {\"publish\": [], \"subscribe\": [\"store.changed\"]},"
     "\"settings\": [],"
-    "\"store\": {\"groups\": {\"trips\": \"read\"}}"
+    "\"store\": {\"groups\": {\"trips\": \"read\"}},"
+    "\"http\": {\"hosts\": [\"images.example.com\", \"127.0.0.1\", \"localhost\"]}"
 "}")
