@@ -32,7 +32,7 @@ struct BrowserTests {
 
     static let artifacts = TestSupport.packageRoot + "/.build/artifacts"
 
-    @Test("headless Chromium: cards render, a store write updates a card live, Retrieve works, Tab moves focus, Back returns; a screenshot",
+    @Test("headless Chromium: cards, a live card and screen, Retrieve, Tab focus, Back and Forward, the hotel photo's pixels; a screenshot",
           .enabled(if: Browser.missing.isEmpty || Browser.required, Browser.skipReason))
     func dashboardInChromium() throws {
         #expect(Browser.missing.isEmpty, "WIDGET_HOST_REQUIRE_BROWSER is set but \(Browser.missing) are missing")
@@ -45,6 +45,7 @@ struct BrowserTests {
         unlink(screenshot)
         let address = "http://127.0.0.1:\(served.port)/?\(WebGate.parameter)=\(served.secret)"
         let marketBefore = served.world.market.requests(CryptoMarket.pricePath)
+        let colour = PictureServer.hotelColour, photo = "\(colour.red),\(colour.green),\(colour.blue)"
 
         // The script runs on its own thread; this one answers its request for a store write.
         let finished = DispatchSemaphore(value: 0)
@@ -52,26 +53,30 @@ struct BrowserTests {
         let script = TestSupport.packageRoot + "/Tests/Browser/dashboard.py"
         let environment = SpawnedProcess.hostEnvironment(home: served.world.home, ["CHROMIUM": chromium])
         Thread {
-            outcome.withLock { $0 = Result { try SpawnedProcess.run([python, script, address, handshake, screenshot, driver],
+            outcome.withLock { $0 = Result { try SpawnedProcess.run([python, script, address, handshake, screenshot, driver, photo],
                                                                      environment: environment, input: [], timeout: 600) } }
             finished.signal()
         }.start()
-        var wrote = false
+        // The store writes the script asks for, in order: a trip to Rome (the card changes), then Paris with a loopback photo (the screen does).
+        let rome = TripsBookings.booking("B-2001", purchased: "2026-05-02T18:30:00+02:00",
+                                         outbound: TripsBookings.flight("AZ61", from: "MAD", departs: "2026-06-09T14:00:00+02:00",
+                                                                        to: "FCO", arrives: "2026-06-09T16:30:00+02:00"))
+        let writes = [TripsBookings.document([rome]), TripsBookings.document([WebPicturesTests.paris(photo: served.pictures.hotel)])]
+        var wrote = 0
         while finished.wait(timeout: .now() + 0.2) == .timedOut {
-            guard !wrote, access(handshake + "/ready", F_OK) == 0 else { continue }
-            let rome = TripsBookings.booking("B-2001", purchased: "2026-05-02T18:30:00+02:00",
-                                             outbound: TripsBookings.flight("AZ61", from: "MAD", departs: "2026-06-09T14:00:00+02:00",
-                                                                            to: "FCO", arrives: "2026-06-09T16:30:00+02:00"))
-            try served.world.trips.put(TripsBookings.document([rome]))
-            try TestSupport.write([], to: handshake + "/written")
-            wrote = true
+            guard wrote < writes.count, access(handshake + "/ready-\(wrote + 1)", F_OK) == 0 else { continue }
+            try served.world.trips.put(writes[wrote])
+            wrote += 1
+            try TestSupport.write([], to: handshake + "/written-\(wrote)")
         }
         let run = try #require(outcome.withLock { $0 }).get()
         #expect(run.status == 0, "the browser run failed:\n\(run)")
-        for step in ["cards render", "keyboard focus moves", "updated the Trips card live", "Retrieve posted", "Back button", "all from http://127.0.0.1"] {
+        for step in ["cards render", "keyboard focus moves", "updated the Trips card live", "Retrieve posted", "Back button", "shows the logo picture",
+                     "updated the open Trips screen live", "the hotel photo's pixels", "Back and Forward follow", "all from http://127.0.0.1"] {
             #expect(run.stdout.contains(step), "step '\(step)' not passed:\n\(run)")
         }
-        #expect(wrote, "the script never asked for the store write")
+        #expect(wrote == writes.count, "the script asked for \(wrote) of \(writes.count) store writes")
+        #expect(served.pictures.requests("/hotel.png") == 1, "the host fetched the photo once, for the page")
         #expect(served.world.market.requests(CryptoMarket.pricePath) > marketBefore, "Retrieve in the browser asked the market")
         let png = try TestSupport.readBytes(screenshot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 5_000, "a PNG screenshot of the page (\(png.count) bytes)")
