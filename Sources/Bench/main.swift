@@ -21,7 +21,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
-    Usage: widget-host-bench [--quick] [--json] [--instructions | --instructions-only | --dashboard-only] [--check FILE]
+    Usage: widget-host-bench [--quick] [--json] [--instructions | --instructions-only | --dashboard-only | --serve-only] [--check FILE]
 
     Every figure is the median of repeated runs.
 
@@ -32,6 +32,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
       --instructions-only  only the instruction rows (no wall-clock suites)
       --dashboard-only  only the dashboard rows (idle wake-ups, an update's
                 bytes, the 12-card first frame under callgrind, memory)
+      --serve-only  only the serve rows (store write to a browser's event,
+                median and p99; the dashboard page's weight)
       --json    print the rows as JSON
       --check FILE  only the instruction rows, each compared with FILE (this
                 command's --json output, checked in); exits 1 when a row is
@@ -42,7 +44,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     """)
     exit(0)
 }
-let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only"]
+let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only", "--serve-only"]
 var checkFile: String?
 var index = 0
 while index < arguments.count {
@@ -69,6 +71,8 @@ do {
     var rows: [Measurement] = []
     if arguments.contains("--dashboard-only") {
         rows += try dashboardBench(farm, effort) + dashboardScaleBench(farm, effort, callgrind: true)
+    } else if arguments.contains("--serve-only") {
+        rows += try serveBench(farm, effort)
     } else if !instructionsOnly {
         rows += try discoveryBench(farm, effort)
         rows += try loadBench(effort)
@@ -82,6 +86,7 @@ do {
         rows += try isolationBench(farm, effort)
         rows += try dashboardBench(farm, effort)
         rows += try dashboardScaleBench(farm, effort, callgrind: arguments.contains("--instructions"))
+        rows += try serveBench(farm, effort)
     }
     if instructionsOnly || arguments.contains("--instructions") { rows += try Instructions.bench(farm, effort) }
     if let expected {

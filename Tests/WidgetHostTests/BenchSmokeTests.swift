@@ -13,7 +13,7 @@ struct BenchSmokeTests {
         #expect(run.termination == .exited(0), "\(String(decoding: run.standardError, as: UTF8.self))")
         let rows = try #require(try JSONParser.parse(run.standardOutput).array)
         let groups = Set(rows.compactMap { $0["group"]?.string })
-        for group in ["discovery", "load", "abi", "bus", "registry", "memory", "startup", "trips"] {
+        for group in ["discovery", "load", "abi", "bus", "registry", "memory", "startup", "trips", "Serve"] {
             #expect(groups.contains(group), "no \(group) rows in \(groups.sorted())")
         }
         // Every row has a finite figure (a difference of two timings may dip
