@@ -341,6 +341,14 @@ struct CheckoutPluginTests {
         #expect(screen.rows.count == 4, "the schedule itself is still there")
     }
 
+    @Test("the logo is Afterpay's picture by default; logoURL in the configuration names another")
+    func logoPicture() throws {
+        let afterpay = "https://static.afterpay.com/integration/product-page/logo-afterpay-colour.png"
+        #expect(try CheckoutHarness([("amount", "200.00")]).screen().imageURLs == [afterpay])
+        let local = "http://127.0.0.1:8000/logo.png"
+        #expect(try CheckoutHarness([("amount", "200.00"), ("logoURL", .string(local))]).screen().imageURLs == [local])
+    }
+
     // MARK: Token mode
 
     static let order = #"{"status": "completed", "amount": "200.00", "currency": "USD", "merchantReference": "order-1001"}"#

@@ -77,6 +77,8 @@ struct CheckoutScreen {
     var rows: [(title: String, detail: String?, badge: String?)] = []
     var fields: [(action: String, value: String, label: String?)] = []
     var images: [String] = []
+    /// The URL of each image node, nil where it has none.
+    var imageURLs: [String?] = []
     /// The error state the screen declares (`"error"` of `--format json`).
     var error: String?
 
@@ -89,7 +91,9 @@ struct CheckoutScreen {
         if let code = node["code"]?.string { codes.append(code) }
         switch node["kind"]?.string {
         case "text": texts.append((node["text"]?.string ?? "", node["style"]?.string, node["color"]?.string))
-        case "image": images.append(node["alt"]?.string ?? "")
+        case "image":
+            images.append(node["alt"]?.string ?? "")
+            imageURLs.append(node["url"]?.string)
         case "field": fields.append((node["action"]?.string ?? "", node["value"]?.string ?? "", node["label"]?.string))
         case "list":
             for row in node["rows"]?.array ?? [] {
