@@ -149,6 +149,15 @@ struct WebPageTests {
         client.send("GET /events?screen=%2Fw%2Ftrips%2Ftrip HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nCookie: \(WebGate.cookie)=\(served.secret)\r\n\r\n")
         var seen = ""
         _ = try #require(client.receiveEvent(seconds: 5, after: &seen))
+        // Streams naming no screen, or nonsense, are skipped at each update; the server stays up.
+        let odd = try ["", "%3F", "%2Fw%2F", "%2Fw%2Fno-such%2Fscreen%3Fa%3Db", "not-a-path"].map { screen in
+            let stream = try RawHTTPClient(port: served.port)
+            stream.send("GET /events?screen=\(screen) HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nCookie: \(WebGate.cookie)=\(served.secret)\r\n\r\n")
+            var head = ""
+            _ = stream.receiveEvent(seconds: 5, after: &head)
+            return stream
+        }
+        defer { odd.forEach { $0.close() } }
         let rome = TripsBookings.booking("B-2001", purchased: "2026-05-02T18:30:00+02:00",
                                          outbound: TripsBookings.flight("AZ61", from: "MAD", departs: "2026-06-09T14:00:00+02:00",
                                                                         to: "FCO", arrives: "2026-06-09T16:30:00+02:00"))
@@ -160,5 +169,6 @@ struct WebPageTests {
         }
         let pushed = try #require(event, "no screen event after the store write")
         #expect(pushed.contains("AZ61") && pushed.contains(#""id":"screen""#) && pushed.contains("data-screen="), "\(pushed)")
+        #expect(try served.get("/").status == 200, "the server is still up")
     }
 }

@@ -61,8 +61,12 @@ final class WebApp: @unchecked Sendable {
     /// (beside the navigator's stack, which a person's next request sets),
     /// each with the HTML it now has when that differs from what was sent.
     private func changedScreens(of plugins: Set<String>) -> [(address: String, title: String, html: String)] {
-        events.watchedScreens.sorted().compactMap { address in
-            let parts = address.split(separator: "?", maxSplits: 1).map(String.init)
+        let watched = events.watchedScreens
+        // Only what an open page shows is remembered: a long-running server does not keep every screen ever visited.
+        shownScreens = shownScreens.filter { watched.contains($0.key) }
+        return watched.sorted().compactMap { address in
+            // Whatever a client named: an address that is no screen is skipped, never trusted.
+            let parts = address.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let target = HTMLWriter.target(path: parts[0], query: parts.count > 1 ? parts[1] : nil),
                   let id = dashboard.session.manifest(named: target.plugin)?.id.value, plugins.contains(id),
                   let entry = try? dashboard.session.navigator.resolve(target) else { return nil }
