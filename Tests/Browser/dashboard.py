@@ -3,7 +3,7 @@
 
 BrowserTests (Swift) starts `widget-host serve` and runs this script with
 the address (secret included), a handshake directory and a screenshot path.
-Twice, the script asks the Swift side for a store write by creating
+Three times, the script asks the Swift side for a store write by creating
 `ready-N` in the handshake directory; the Swift side writes its Nth
 document and creates `written-N`. The hotel photo's colour (r,g,b) is the
 fifth argument. Every wait is on a condition with a generous deadline: CI runs on
@@ -165,11 +165,20 @@ def run(browser, address, origin, handshake, screenshot, photo):
     browser.find_element(By.PARTIAL_LINK_TEXT, "Open booking B-1042").click()
     image = wait_for("the hotel photo", lambda: browser.find_element(By.CSS_SELECTOR, "#screen img[alt^='Photo of']"))
     booking_url = browser.current_url
+    image_alt = image.get_attribute("alt")
     pixel = wait_for("the hotel photo to load", lambda: browser.execute_script(PIXEL, image))
     assert all(abs(got - want) <= 3 for got, want in zip(pixel[:3], photo)), f"the photo's middle pixel is {pixel[:3]}, not {photo}"
     assert not browser.find_elements(By.CSS_SELECTOR, "#screen span.image"), "a picture shows its alt text"
     step(f"the hotel photo's pixels are rgb{tuple(pixel[:3])} ({pixel[3]}x{pixel[4]}), the served picture's")
     browser.save_screenshot(screenshot.replace(".png", "-booking.png"))
+
+    # A broken picture, swapped in live, shows its alt text instead (the server refuses it; the page's script replaces it).
+    wait_for("the booking's event stream", lambda: listening(browser))
+    store_write(handshake, 3)
+    alt = wait_for("the broken photo's alt text", lambda: browser.find_elements(By.CSS_SELECTOR, "#screen span.image[role='img']"))[0]
+    assert alt.text == image_alt, f"the placeholder says {alt.text!r}, not {image_alt!r}"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#screen img"), "a broken picture is still an <img>"
+    step(f"a broken photo shows its alt text: {alt.text}")
 
     # Every screen has its own address: Back and Forward move between them, and an address alone opens its screen.
     browser.back()

@@ -57,11 +57,13 @@ struct BrowserTests {
                                                                      environment: environment, input: [], timeout: 600) } }
             finished.signal()
         }.start()
-        // The store writes the script asks for, in order: a trip to Rome (the card changes), then Paris with a loopback photo (the screen does).
+        // The store writes the script asks for, in order: a trip to Rome (the card changes), Paris with a loopback photo (the screen
+        // does), the same with a broken photo (its alt text).
         let rome = TripsBookings.booking("B-2001", purchased: "2026-05-02T18:30:00+02:00",
                                          outbound: TripsBookings.flight("AZ61", from: "MAD", departs: "2026-06-09T14:00:00+02:00",
                                                                         to: "FCO", arrives: "2026-06-09T16:30:00+02:00"))
-        let writes = [TripsBookings.document([rome]), TripsBookings.document([WebPicturesTests.paris(photo: served.pictures.hotel)])]
+        let writes = [TripsBookings.document([rome]), TripsBookings.document([WebPicturesTests.paris(photo: served.pictures.hotel)]),
+                      TripsBookings.document([WebPicturesTests.paris(photo: served.pictures.broken)])]
         var wrote = 0
         while finished.wait(timeout: .now() + 0.2) == .timedOut {
             guard wrote < writes.count, access(handshake + "/ready-\(wrote + 1)", F_OK) == 0 else { continue }
@@ -72,7 +74,8 @@ struct BrowserTests {
         let run = try #require(outcome.withLock { $0 }).get()
         #expect(run.status == 0, "the browser run failed:\n\(run)")
         for step in ["cards render", "keyboard focus moves", "updated the Trips card live", "Retrieve posted", "Back button", "shows the logo picture",
-                     "updated the open Trips screen live", "the hotel photo's pixels", "Back and Forward follow", "all from http://127.0.0.1"] {
+                     "updated the open Trips screen live", "the hotel photo's pixels", "broken photo shows its alt text",
+                     "Back and Forward follow", "all from http://127.0.0.1"] {
             #expect(run.stdout.contains(step), "step '\(step)' not passed:\n\(run)")
         }
         #expect(wrote == writes.count, "the script asked for \(wrote) of \(writes.count) store writes")
