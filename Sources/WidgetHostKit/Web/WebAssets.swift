@@ -10,7 +10,7 @@ enum WebAssets {
         @media (prefers-color-scheme: dark) { :root { --bg: #121212; --card: #1e1e1e; --fg: #eee; --muted: #aaa; --pos: #4cc26a; --neg: #ff6b6b;
           --warn: #e3b341; --line: #333; --focus: #7aa7ff; } }
         body { margin: 0; background: var(--bg); color: var(--fg); }
-        header, main { max-width: 70rem; margin: 0 auto; padding: 1rem; }
+        header, nav, main { max-width: 70rem; margin: 0 auto; padding: 1rem; } nav { padding-block: 0; }
         header h1 { font-size: 1.3rem; margin: 0; }
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 1rem; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; padding: .8rem; overflow: hidden; }
