@@ -81,10 +81,11 @@ struct SettingsScreenTests {
     func listing() throws {
         let screen = try Self.checkout(DashboardSettingsTests.configuration)
         let fields = ViewTree.nodes(screen.view().json).filter { $0["kind"] == "field" }
-        #expect(fields.map { $0["action"]?.string ?? "" } == ["minimumAmount", "maximumAmount", "currencyCode", "locale", "amount", "token", "logo", "heading"])
+        #expect(fields.map { $0["action"]?.string ?? "" } == ["minimumAmount", "maximumAmount", "currencyCode", "locale", "amount", "token", "logo", "heading",
+                                                                  "logoURL"])
         #expect(fields[4]["value"] == "250.00" && fields[5]["value"] == "", "\(fields)")
         #expect(fields[6]["placeholder"] == "default true", "\(fields[6])")
-        #expect(screen.view().actions.count == 8)
+        #expect(screen.view().actions.count == 9)
     }
 
     @Test("a good value is written and the rest kept; a bad one or an undeclared key is refused, naming it, the file byte for byte", arguments: [
