@@ -15,6 +15,9 @@ public struct WidgetHostCLI: Sendable {
     /// One for the run, so a command that scans twice (the configuration
     /// resolves short names, then `list` lists) reads each plugin once.
     private let discoveryCache = DiscoveryCache()
+    /// The report the configuration scanned for, which the command's own
+    /// scan then takes instead of listing the search path a second time.
+    private let configurationScan = ScanHandOver()
 
     public init(
         environment: [String: String], console: Console = .standard,
@@ -40,7 +43,10 @@ public struct WidgetHostCLI: Sendable {
         var config = try HostConfig.load(path: explicit ?? HostConfig.defaultPath(environment), required: explicit != nil)
         for assignment in arguments.values("--set") { try config.set(assignment) }
         // A short name addresses a plugin only while it names that one plugin on the search path.
-        config.addressShortNames(among: discovery(arguments).scan(searchPath(arguments)).plugins.compactMap(\.manifest))
+        let discovery = discovery(arguments), searchPath = searchPath(arguments)
+        let report = discovery.scan(searchPath)
+        configurationScan.leave(report, for: searchPath, allowInsecure: discovery.allowInsecure)
+        config.addressShortNames(among: report.plugins.compactMap(\.manifest))
         return config
     }
 
@@ -56,7 +62,8 @@ public struct WidgetHostCLI: Sendable {
     /// Scans the search path, warning about what is wrong with it and about
     /// names in the configuration that match no plugin found.
     func scan(_ arguments: Arguments, config: HostConfig) -> DiscoveryReport {
-        let report = discovery(arguments).scan(searchPath(arguments))
+        let discovery = discovery(arguments), searchPath = searchPath(arguments)
+        let report = configurationScan.take(for: searchPath, allowInsecure: discovery.allowInsecure) ?? discovery.scan(searchPath)
         report.warnings.forEach { console.error("warning: \($0)") }
         Self.configWarnings(config, plugins: report.plugins.compactMap(\.manifest?.id)).forEach { console.error("warning: \($0)") }
         SettingsCheck.problems(config, manifests: report.usable.compactMap(\.manifest)).forEach { console.error("warning: \($0)") }

@@ -82,7 +82,7 @@ public struct Discovery: Sendable {
                 // path again for each.
                 let open = try OpenDirectory(directory.path)
                 let canonical = try open.canonicalPath()
-                for entry in open.entries() where entry.isSharedObject {
+                for entry in open.entries(keeping: Discovery.isSharedObjectName) {
                     plugins.append(inspect(path: join(directory.path, entry.name), in: (open, entry.name),
                                            canonicalDirectory: entry.isRegular ? canonical : nil, safety: &safety))
                 }
@@ -190,9 +190,6 @@ public struct Discovery: Sendable {
         let name: String
         /// The listing says a regular file: not a link, FIFO or device.
         let isRegular: Bool
-
-        /// Ends in `.so`, with a name before it.
-        var isSharedObject: Bool { name.utf8.count > 3 && name.utf8.reversed().starts(with: "os.".utf8) }
     }
 
     /// The names in `directory` but . and .., sorted.
@@ -203,17 +200,34 @@ public struct Discovery: Sendable {
     }
 
     /// The entries of an open directory stream but . and .., sorted so that
-    /// results are stable.
-    static func entries(of stream: OpaquePointer) -> [Entry] {
+    /// results are stable; only those whose name `keep` accepts, when given,
+    /// judged before a String is made (a scan of a large directory such as
+    /// /tmp or /usr/bin keeps a few of thousands).
+    static func entries(of stream: OpaquePointer, keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(64)
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            let kept: Entry? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = raw.bindMemory(to: CChar.self).baseAddress!
+                if strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || keep.map({ !$0(name) }) == true { return nil }
+                return Entry(name: String(cString: name), isRegular: entry.pointee.d_type == UInt8(DT_REG))
             }
-            if name != "." && name != ".." { entries.append(Entry(name: name, isRegular: entry.pointee.d_type == UInt8(DT_REG))) }
+            if let kept { entries.append(kept) }
         }
-        return entries.sorted { $0.name < $1.name }
+        // By UTF-8 bytes: stable, and the same on every system and Unicode
+        // version, where String's `<` compares canonical equivalents as equal.
+        return entries.sorted { utf8Precedes($0.name, $1.name) }
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s. Names in a directory hold no NUL, so strcmp (unsigned bytes) is the order.
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        a.withCString { left in b.withCString { right in strcmp(left, right) < 0 } }
+    }
+
+    /// Ends in `.so`, with a name before it: what a scan lists.
+    static func isSharedObjectName(_ name: UnsafePointer<CChar>) -> Bool {
+        let count = strlen(name)
+        return count > 3 && strcmp(name + count - 3, ".so") == 0
     }
 
     static func canonical(_ directory: String) throws(SystemError) -> String {
@@ -261,9 +275,9 @@ final class OpenDirectory {
         return text
     }
 
-    /// Its entries but . and .., sorted; once per instance.
-    func entries() -> [Discovery.Entry] {
-        Discovery.entries(of: stream)
+    /// Its entries but . and .., sorted (those `keep` accepts, if given); once per instance.
+    func entries(keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) -> [Discovery.Entry] {
+        Discovery.entries(of: stream, keeping: keep)
     }
 
     /// fstatat of an entry, following a symbolic link or not; 0, or -1 with errno.
