@@ -53,4 +53,15 @@ struct StartupScanTests {
         insecure.leave(report, for: path, allowInsecure: false)
         #expect(insecure.take(for: path, allowInsecure: true) == nil)
     }
+
+    @Test("the environment splits at the first '=', keeps a name's first value and skips an entry without '='")
+    func environment() {
+        let entries = ["A=1", "EQUALS=a=b=c", "EMPTY=", "NOEQUALS", "A=2", "=nameless", "\u{E9}T\u{E9}=\u{E9}"].map { strdup($0) } + [nil]
+        defer { entries.forEach { free($0) } }
+        let values = entries.withUnsafeBufferPointer { Environment.read($0.baseAddress!) }
+        #expect(values == ["A": "1", "EQUALS": "a=b=c", "EMPTY": "", "": "nameless", "\u{E9}T\u{E9}": "\u{E9}"])
+        for (name, value) in Environment.current where !name.isEmpty {
+            #expect(getenv(name).map { String(cString: $0) } == value, "\(name)")
+        }
+    }
 }
