@@ -38,6 +38,9 @@ public final class PluginContext: @unchecked Sendable {
     let maxEventsPerSecond: Int
     private let published = Locked(PerSecondCounter())
     private let stopped = Locked(Stop())
+    /// Set, after `stopped` holds its reason, when the plugin is stopped: the
+    /// check before and after every call reads this instead of taking the lock.
+    private let hasStopped = Atomic<Bool>(false)
 
     /// The most events that may wait for one instance.
     static let mailboxLimit = 10_000
@@ -112,7 +115,7 @@ public final class PluginContext: @unchecked Sendable {
     }
 
     /// Why the host stopped the plugin for breaking a rule, or nil.
-    public var stopReason: String? { stopped.withLock { $0.reason } }
+    public var stopReason: String? { hasStopped.load(ordering: .acquiring) ? stopped.withLock { $0.reason } : nil }
 
     /// Called once, on the thread that noticed, when the plugin breaks a
     /// rule: whoever runs the plugin stops it there.
@@ -128,6 +131,7 @@ public final class PluginContext: @unchecked Sendable {
             state.reason = reason
             return state.handler
         }
+        hasStopped.store(true, ordering: .releasing)
         guard let handler else { return }
         handler(reason)
         wakeUp()

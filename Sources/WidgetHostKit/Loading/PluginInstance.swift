@@ -51,17 +51,23 @@ public final class PluginInstance: WidgetInstance {
         if let reason = context.stopReason { throw .stopped(reason) }
     }
 
+    // Every call's C strings are made with withCString: a String passed where
+    // C wants a pointer is copied into a new heap array (utf8CString) on each
+    // call, which was a third of an in-process action's round trip.
+
     /// The view description the plugin writes for `screen`.
     public func render(screen: String, params: String = "{}") throws(CallError) -> [UInt8] {
         let render = plugin.descriptor.render!
-        return try written("render") { output in render(handle, screen, params, output) }
+        return try written("render") { output in
+            screen.withCString { screen in params.withCString { params in render(handle, screen, params, output) } }
+        }
     }
 
     /// A plugin built without `query` (NULL, or a 1.0 descriptor too short
     /// to hold it) answers no query.
     public func query(_ id: String) throws(CallError) -> [UInt8] {
         guard let query = plugin.descriptor.query else { throw .status(WH_UNKNOWN_QUERY.rawValue) }
-        return try written("query") { output in query(handle, id, output) }
+        return try written("query") { output in id.withCString { id in query(handle, id, output) } }
     }
 
     /// The bytes a call wrote to its output, if it succeeded within the limit
@@ -79,7 +85,9 @@ public final class PluginInstance: WidgetInstance {
     public func handle(action: String, value: String?) throws(CallError) {
         try checkRunning()
         let handleAction = plugin.descriptor.handle_action!
-        let status = PluginCall.during(markedID, "action") { handleAction(handle, action, value) }
+        let status = action.withCString { action in
+            value.withOptionalCString { value in PluginCall.during(markedID, "action") { handleAction(handle, action, value) } }
+        }
         try checkRunning()
         guard status == Int32(WH_OK.rawValue) else { throw .status(UInt32(bitPattern: status)) }
     }
@@ -90,7 +98,7 @@ public final class PluginInstance: WidgetInstance {
 
     public func deliver(topic: String, payload: String) {
         let onEvent = plugin.descriptor.on_event!
-        PluginCall.during(markedID, "event") { onEvent(handle, topic, payload) }
+        topic.withCString { topic in payload.withCString { payload in PluginCall.during(markedID, "event") { onEvent(handle, topic, payload) } } }
     }
 
     /// Delivers the bus events waiting for this instance, in order, on the
@@ -103,5 +111,13 @@ public final class PluginInstance: WidgetInstance {
             count += 1
         }
         return count
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// `body` given the text as a C string, or NULL for nil, with no heap copy.
+    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        guard let self else { return body(nil) }
+        return self.withCString(body)
     }
 }

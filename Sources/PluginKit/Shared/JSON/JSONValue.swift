@@ -30,7 +30,10 @@ public enum JSONValue: Equatable, Sendable {
 
     public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
-        return members.first { Self.sameBytes($0.0, key) }?.1
+        // By index, not `first(where:)`: that copies (retains and releases)
+        // each member it passes, and a manifest asks for some 30 keys.
+        for index in members.indices where Self.sameBytes(members[index].0, key) { return members[index].1 }
+        return nil
     }
 
     /// JSON compares strings by code units, not by Unicode canonical
