@@ -190,6 +190,25 @@ public struct Discovery: Sendable {
         let name: String
         /// The listing says a regular file: not a link, FIFO or device.
         let isRegular: Bool
+        /// The name's first 8 bytes, big-endian, zero after its end: most
+        /// pairs differ there, so the sort compares one integer, not two Strings.
+        let prefix: UInt64
+
+        init(cName: UnsafePointer<CChar>, isRegular: Bool) {
+            name = String(cString: cName)
+            self.isRegular = isRegular
+            var prefix: UInt64 = 0, index = 0
+            while index < 8, cName[index] != 0 {
+                prefix |= UInt64(UInt8(bitPattern: cName[index])) << (56 - 8 * index)
+                index += 1
+            }
+            self.prefix = prefix
+        }
+
+        /// By UTF-8 bytes: a shorter name first when it begins the longer.
+        static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+            a.prefix != b.prefix ? a.prefix < b.prefix : utf8Precedes(a.name, b.name)
+        }
     }
 
     /// The names in `directory` but . and .., sorted.
@@ -209,14 +228,16 @@ public struct Discovery: Sendable {
         while let entry = readdir(stream) {
             let kept: Entry? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let name = raw.bindMemory(to: CChar.self).baseAddress!
-                if strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || keep.map({ !$0(name) }) == true { return nil }
-                return Entry(name: String(cString: name), isRegular: entry.pointee.d_type == UInt8(DT_REG))
+                let dot = CChar(UInt8(ascii: "."))
+                if name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0)) { return nil }
+                if let keep, !keep(name) { return nil }
+                return Entry(cName: name, isRegular: entry.pointee.d_type == UInt8(DT_REG))
             }
             if let kept { entries.append(kept) }
         }
         // By UTF-8 bytes: stable, and the same on every system and Unicode
         // version, where String's `<` compares canonical equivalents as equal.
-        return entries.sorted { utf8Precedes($0.name, $1.name) }
+        return entries.sorted(by: Entry.precedes)
     }
 
     /// Whether `a`'s UTF-8 bytes sort before `b`'s. Names in a directory hold no NUL, so strcmp (unsigned bytes) is the order.
