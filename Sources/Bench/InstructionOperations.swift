@@ -17,6 +17,9 @@ enum InstructionOperations {
         "closures10": { loop(closures: 10, payload: "{}", handler: nearEmptyHandler()) },
         "closures100": { loop(closures: 100, payload: "{}", handler: nearEmptyHandler()) },
         "closures10realistic": { loop(closures: 10, payload: #"{"n":1}"#, handler: realisticHandler) },
+        "borrowed10": { borrowedLoop(count: 10, payload: "{}", handler: nearEmptyHandler()) },
+        "borrowed100": { borrowedLoop(count: 100, payload: "{}", handler: nearEmptyHandler()) },
+        "borrowed10realistic": { borrowedLoop(count: 10, payload: #"{"n":1}"#, handler: realisticHandler) },
         "notificationcenter10": {
             let center = NotificationCenter()
             let counter = Counter()
@@ -53,6 +56,23 @@ enum InstructionOperations {
             _ = discovery.scan(path)
             return { blackHole(discovery.scan(path).plugins.count) }
         },
+        // A first listing of the same farm: no cache, so each file is read
+        // and its manifest parsed and checked.
+        "coldscan": {
+            let directory = ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_DIR"] ?? "."
+            let path = SearchPath(directories: [.init(path: directory, origin: "bench", explicit: true)])
+            let discovery = Discovery(availableServices: Bench.runtime().serviceIDs)
+            return { blackHole(discovery.scan(path).plugins.count) }
+        },
+        // An action into the no-op plugin loaded in this process: the host's
+        // marks and checks around one C call.
+        "inprocessaction": {
+            let path = (ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_DIR"] ?? ".") + "/noop.so"
+            let runtime = Bench.runtime()
+            guard let manifest = Discovery(availableServices: runtime.serviceIDs).inspect(path: path).manifest else { throw BenchError("noop.so") }
+            let instance = try PluginInstance(plugin: try Loader.load(path: path, manifest: manifest, serviceIDs: runtime.serviceIDs), runtime: runtime)
+            return { try? instance.handle(action: "tap", value: nil) }
+        },
         // Calls into the isolated no-op plugin (WIDGET_HOST_BENCH_DIR/noop.so):
         // the host's side of a render and of an action.
         "isorender": {
@@ -77,7 +97,7 @@ enum InstructionOperations {
     /// Operations that cost a hundred times the others (a listing of 100
     /// plugins, a bookings file) run a hundredth as
     /// often, so that valgrind spends seconds, not minutes, on them.
-    static let fewerRuns: [String: Int] = ["jsonbookings": 100, "jsonbookingsfoundation": 100, "warmscan": 100]
+    static let fewerRuns: [String: Int] = ["jsonbookings": 100, "jsonbookingsfoundation": 100, "warmscan": 100, "coldscan": 100]
 
     final class CachedService: @unchecked Sendable {}
 
@@ -103,6 +123,22 @@ enum InstructionOperations {
         let closures = [(BusEvent) -> Void](repeating: handler, count: count)
         let event = BusEvent(topic: "bench.tick", payload: payload)
         return { for closure in closures { closure(event) } }
+    }
+
+    /// The honest floor of a publish (issue 30): each handler kept at its
+    /// own type in a class, as the bus keeps its subscribers, and borrowed
+    /// from the array's buffer. A `[(BusEvent) -> Void]` stores closures at
+    /// the most general abstraction, so each of its calls goes through a
+    /// reabstraction thunk and retains the closure's context.
+    private static func borrowedLoop(count: Int, payload: String, handler: @escaping @Sendable (BusEvent) -> Void) -> () -> Void {
+        let subscribers = ContiguousArray((0..<count).map { _ in Subscriber(handler) })
+        let event = BusEvent(topic: "bench.tick", payload: payload)
+        return { subscribers.withUnsafeBufferPointer { for index in $0.indices { $0[index].handler(event) } } }
+    }
+
+    private final class Subscriber: Sendable {
+        let handler: @Sendable (BusEvent) -> Void
+        init(_ handler: @escaping @Sendable (BusEvent) -> Void) { self.handler = handler }
     }
 
     private static func isolatedNoop() throws -> any WidgetInstance {
