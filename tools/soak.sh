@@ -13,7 +13,8 @@
 #     quarantined by the crash-loop breaker),
 #   - Crypto refreshing every 10 s from a loopback server that answers slowly
 #     and fails at random.
-# It samples both hosts' memory (PSS), open descriptors and threads after a
+# It samples both hosts' memory (anonymous: what a leak grows; PSS also shown),
+# open descriptors and threads after a
 # warm-up and at the end, and fails when any grew past a small allowance, when
 # a store write failed, a read saw a torn value, or the last write is not what
 # the store holds, when the Trips card (terminal, and each SSE client's copy)
@@ -99,12 +100,22 @@ descendants() {   # every process below $1
     children=$(cat /proc/"$1"/task/*/children 2>/dev/null || true)
     for child in $children; do echo "$child"; descendants "$child"; done
 }
-sample() {   # PSS KiB of process $1, its open descriptors, its threads
-    local pss fds threads
+# What process $1 holds: anonymous memory (KiB), open descriptors, threads, PSS (KiB).
+# Anonymous memory is the heap and stacks, what a leak grows. PSS also counts a share of
+# the libraries' pages, which moves with how many other processes map them (other Swift
+# programs on the machine), so it is shown but not judged. Descriptors and threads are the
+# fewest of 5 readings 0.4 s apart: a connection, fetch or restart in flight comes and
+# goes, a leak stays.
+sample() {
+    local anon pss fds=999999 threads=999999 count
+    for _ in 1 2 3 4 5; do
+        count=$(ls /proc/"$1"/fd | wc -l) && [ "$count" -lt "$fds" ] && fds=$count
+        count=$(awk '/^Threads:/ {print $2}' /proc/"$1"/status) && [ "$count" -lt "$threads" ] && threads=$count
+        sleep 0.4
+    done
+    anon=$(awk '/^RssAnon:/ {print $2}' /proc/"$1"/status)
     pss=$(awk '/^Pss:/ {print $2}' /proc/"$1"/smaps_rollup)
-    fds=$(ls /proc/"$1"/fd | wc -l)
-    threads=$(awk '/^Threads:/ {print $2}' /proc/"$1"/status)
-    echo "$pss $fds $threads"
+    echo "$anon $fds $threads $pss"
 }
 
 # The writer: a store write every 100 ms through one `store put --lines`, and a reader of what it writes.
@@ -116,7 +127,7 @@ helpers+=("$watcher_pid")
 
 warmup=$((seconds / 4 > 15 ? seconds / 4 : 15))
 start=$(date +%s)
-warm= serve_warm= children_seen="" crashes=0 resizes=0 next_resize=7 next_crash=30
+warm= serve_warm= next_trail=$warmup children_seen="" crashes=0 resizes=0 next_resize=7 next_crash=30
 while :; do
     elapsed=$(($(date +%s) - start))
     [ "$elapsed" -ge "$seconds" ] && break
@@ -135,6 +146,10 @@ while :; do
     fi
     children_seen="$children_seen $(descendants "$pid" | tr '\n' ' ') $(descendants "$serve_pid" | tr '\n' ' ')"
     if [ -z "$warm" ] && [ "$elapsed" -ge "$warmup" ]; then warm=$(sample "$pid") serve_warm=$(sample "$serve_pid"); fi
+    if [ "$elapsed" -ge "$next_trail" ]; then   # a sample a minute, for the trend (anon fds threads pss, dashboard then serve)
+        echo "$elapsed $(sample "$pid") $(sample "$serve_pid")" >>"$work/trail"
+        next_trail=$((elapsed + 60))
+    fi
     sleep 1
 done
 end=$(sample "$pid") serve_end=$(sample "$serve_pid")
@@ -173,24 +188,22 @@ for child in $(echo "$children_seen" | tr ' ' '\n' | sort -u); do
     [ -n "$child" ] && [ -d /proc/"$child" ] && grep -q "widget-host" /proc/"$child"/cmdline 2>/dev/null && left="$left $child"
 done
 
-read -r pss0 fds0 threads0 <<<"$warm"
-read -r pss1 fds1 threads1 <<<"$end"
-read -r serve_pss0 serve_fds0 serve_threads0 <<<"$serve_warm"
-read -r serve_pss1 serve_fds1 serve_threads1 <<<"$serve_end"
 echo "soak: ${seconds}s, $writes store writes ($(python3 -c "print('%.1f' % ($writes / $seconds))") a second; writer exit $writer_status, drained ${drained}s after the last), \
 $reads reads ($torn torn, $backwards going back), $resizes resizes, $crashes crashes"
 echo "soak: last write $last_code, stored $stored, on the Trips card: $shown, in the SSE clients' copies:${sse_shown:- none} ($sse_stats)"
-echo "soak: dashboard after warm-up PSS ${pss0} KiB, $fds0 fds, $threads0 threads; at the end PSS ${pss1} KiB, $fds1 fds, $threads1 threads"
-echo "soak: serve after warm-up PSS ${serve_pss0} KiB, $serve_fds0 fds, $serve_threads0 threads; at the end PSS ${serve_pss1} KiB, $serve_fds1 fds, $serve_threads1 threads"
+described() { local anon fds threads pss; read -r anon fds threads pss <<<"$1"; echo "$anon KiB anonymous (PSS $pss), $fds fds, $threads threads"; }
+echo "soak: dashboard after warm-up $(described "$warm"); at the end $(described "$end")"
+echo "soak: serve after warm-up $(described "$serve_warm"); at the end $(described "$serve_end")"
+[ -f "$work/trail" ] && echo "soak: each minute after warm-up (seconds, then anon fds threads pss of the dashboard and of serve):" && cat "$work/trail"
 problems=()
 # Allowances: memory may move by allocator noise (5% or 2 MiB), descriptors and
 # threads by what is in flight at the moment of the sample (a restart, a fetch,
 # the returning client's connection).
-flat() {   # NAME BEFORE(pss fds threads) AFTER(pss fds threads)
-    local pss0 fds0 threads0 pss1 fds1 threads1
-    read -r pss0 fds0 threads0 <<<"$2"
-    read -r pss1 fds1 threads1 <<<"$3"
-    [ "$pss1" -le $((pss0 + (pss0 / 20 > 2048 ? pss0 / 20 : 2048))) ] || problems+=("$1's memory grew: ${pss0} -> ${pss1} KiB")
+flat() {   # NAME BEFORE AFTER, each a sample
+    local mem0 fds0 threads0 mem1 fds1 threads1
+    read -r mem0 fds0 threads0 _ <<<"$2"
+    read -r mem1 fds1 threads1 _ <<<"$3"
+    [ "$mem1" -le $((mem0 + (mem0 / 20 > 2048 ? mem0 / 20 : 2048))) ] || problems+=("$1's anonymous memory grew: ${mem0} -> ${mem1} KiB")
     [ "$fds1" -le $((fds0 + 4)) ] || problems+=("$1's descriptors grew: $fds0 -> $fds1")
     [ "$threads1" -le $((threads0 + 4)) ] || problems+=("$1's threads grew: $threads0 -> $threads1")
 }
