@@ -7,6 +7,13 @@
 # FuzzRegressionTests). docs/reliability.md explains.
 #
 #   tools/fuzz.sh [SECONDS] [TARGET...]
+#   WIDGET_HOST_FUZZ_TIMEOUT=20 nice -n 19 tools/fuzz.sh 300
+#
+# The hang limit is wall-clock time: a run at low priority on a crowded
+# machine can wait seconds for a core, so a long background run raises it
+# (WIDGET_HOST_FUZZ_TIMEOUT, default 2 s); a timeout input is then replayed
+# alone (run the fuzzer binary with the input as its argument) to tell a hang
+# from a wait.
 #
 # SwiftPM cannot link a libFuzzer executable (it passes --defsym
 # main=<target>_main), so SwiftPM compiles WidgetHostKit instrumented into
@@ -16,6 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-20}
+timeout=${WIDGET_HOST_FUZZ_TIMEOUT:-2}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(elf json view frames links config)
@@ -40,12 +48,13 @@ for target in "${targets[@]}"; do
     mkdir -p "$work"
     log=$scratch/$target.log
     status=0
-    WIDGET_HOST_FUZZ_TARGET=$target "$fuzzer" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 \
+    WIDGET_HOST_FUZZ_TARGET=$target "$fuzzer" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" "$work" "Tests/Fuzz/corpus/$target" \
         $(ls -d "Tests/Fuzz/regressions/$target" 2>/dev/null) >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     if [ "$status" -eq 0 ]; then
-        echo "$target: ${runs:-?} executions in ${seconds}s, no crash, no hang"
+        echo "$target: ${runs:-?} executions in ${seconds}s (${rate:-?} a second), no crash, no hang"
     else
         failed=1
         echo "$target: FAILED (exit $status) after ${runs:-?} executions; the input is in $scratch/artifacts/$target-*:" >&2

@@ -11,7 +11,9 @@ enum StoreCommand {
                        ("get KEY", "print KEY's value"), ("rm KEY", "remove KEY"), ("list", "print every key")]),
                    Operand(name: "KEY", help: "a key, GROUP.NAME, such as trips.bookings in the group trips", optional: true),
                    Operand(name: "-", help: "with put: read the value from standard input", optional: true)],
-        options: [.value("--file", "FILE", "with put: the file holding the value", completion: .file), .json,
+        options: [.value("--file", "FILE", "with put: the file holding the value", completion: .file),
+                  .flag("--lines", "with put: write each line of standard input as the value in turn, as it arrives (a feed; blank lines are skipped)"),
+                  .json,
                   .value("--shift-dates", "ISO8601", "with put: move every ISO 8601 time in the JSON value by the same whole number "
                           + "of days, so that this time falls within half a day of now"),
                   .now("with --shift-dates: the time taken as now (default: the clock)")],
@@ -21,6 +23,9 @@ enum StoreCommand {
 
         Sample bookings for My Trips, moved so that now is the second day of the Paris trip:
           widget-host store put trips.bookings --file Plugins/TripsPlugin/sample-bookings.json --shift-dates 2026-06-11T12:00:00+02:00
+
+        A program that updates a value often keeps one writer instead of starting one per value:
+          my-feed | widget-host store put home.temperature --lines
         """,
         run: { cli, arguments in
             let store = SharedStore(directory: SharedStore.defaultDirectory(cli.environment))
@@ -41,9 +46,17 @@ enum StoreCommand {
                     guard StoreGroups.group(of: key) != nil else {
                         throw UsageError("store put writes into a group: give KEY as GROUP.NAME, such as trips.bookings ('\(key)' has no group)")
                     }
-                    var bytes = try value(arguments, stdinWord: words.count == 3 ? words[2] : nil)
-                    if let anchor = arguments.value("--shift-dates") { bytes = try shiftDates(bytes, anchor: anchor, now: arguments.value("--now")) }
-                    try store.put(key, bytes)
+                    let shift = { (bytes: [UInt8]) throws -> [UInt8] in
+                        guard let anchor = arguments.value("--shift-dates") else { return bytes }
+                        return try shiftDates(bytes, anchor: anchor, now: arguments.value("--now"))
+                    }
+                    if arguments.has("--lines") {
+                        guard arguments.value("--file") == nil else { throw UsageError("--lines reads standard input; give it without --file") }
+                        if words.count == 3 && words[2] != "-" { throw UsageError("unexpected argument '\(words[2])'") }
+                        try eachStandardInputLine { try store.put(key, try shift($0)) }
+                    } else {
+                        try store.put(key, try shift(try value(arguments, stdinWord: words.count == 3 ? words[2] : nil)))
+                    }
                 case "get":
                     guard let value = try store.get(try key()) else {
                         cli.console.error("no value for '\(words[1])' in \(store.directory)")
@@ -125,6 +138,29 @@ enum StoreCommand {
             throw UsageError("store put needs a value: --file FILE, or pipe it in with -")
         }
         return try readStandardInput()
+    }
+
+    /// Calls `body` with each line of standard input (without its newline) as
+    /// soon as the line is complete, and with a last line that has none.
+    /// Blank lines are skipped. A line over the value limit is an error.
+    private static func eachStandardInputLine(_ body: ([UInt8]) throws -> Void) throws {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw StoreError.io(key: nil, message: "cannot read standard input: \(SystemError(code: errno))") }
+            if count == 0 { break }
+            pending.append(contentsOf: chunk[0..<count])
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                if newline > start { try body(Array(pending[start..<newline])) }
+                start = newline + 1
+            }
+            pending.removeFirst(start)
+            guard pending.count <= SharedStore.maxValueBytes else { throw StoreError.tooLarge("a line of standard input") }
+        }
+        if !pending.isEmpty { try body(pending) }
     }
 
     private static func readStandardInput() throws(StoreError) -> [UInt8] {
