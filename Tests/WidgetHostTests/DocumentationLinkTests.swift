@@ -15,7 +15,7 @@ struct DocumentationLinkTests {
         let docs = try FileManager.default.contentsOfDirectory(atPath: root + "/docs").filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
         let plugins = try FileManager.default.contentsOfDirectory(atPath: root + "/Plugins").map { "Plugins/\($0)/README.md" }
             .filter { FileManager.default.fileExists(atPath: root + "/" + $0) }
-        return ["README.md", "CHANGELOG.md"] + docs + plugins
+        return ["README.md", "CHANGELOG.md", "Plugins/README.md"] + docs + plugins
     }
 
     /// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.

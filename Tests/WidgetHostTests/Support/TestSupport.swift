@@ -104,12 +104,16 @@ enum TestSupport {
         try compileC(source: helloSource, flags: defines, output: output)
     }
 
-    /// `cc -shared -fPIC -Wall -Wextra -Werror -I <include> FLAGS -o OUTPUT SOURCE`,
-    /// run without a shell. The output is made mode 0755 whatever the umask.
+    /// `cc -shared -fPIC -Wall -Wextra -Werror -I <include> -Wa,-I,<source's directory> FLAGS -o OUTPUT SOURCE`,
+    /// run without a shell. The assembler's -I lets a fixture embed its
+    /// manifest file by name (`WH_MANIFEST_FILE("noop.widget.json")`), as a
+    /// plugin author's Makefile does from the plugin's own directory. The output is made mode 0755 whatever the umask.
     /// `compiler` names another compiler (`g++` for a C++ plugin), found the
     /// same way.
     static func compileC(source: String, flags: [String] = [], output: String, compiler name: String? = nil) throws {
-        let arguments = [try compiler(name), "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I", includeDirectory]
+        let directory = String(source[..<(source.lastIndex(of: "/") ?? source.startIndex)])
+        let arguments = [try compiler(name), "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I", includeDirectory,
+                         "-Wa,-I," + (directory.isEmpty ? "." : directory)]
             + flags + ["-o", output, source]
         let result = try run(arguments, environment: nil, timeout: 120)
         guard result.termination == .exited(0) else {
