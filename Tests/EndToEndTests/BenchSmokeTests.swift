@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The benchmark is run here only as a smoke test, with tiny sizes: it must
 /// run every group and produce figures. No test asserts a time.

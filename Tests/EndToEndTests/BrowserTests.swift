@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The dashboard in a real browser: headless Chromium from Debian's
 /// packages, driven by Selenium (Tests/Browser/dashboard.py). Locally the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The Checkout widget through the real `widget-host`: configuration from
 /// --set and --config, orders put with `store put`, `--format json`, and the

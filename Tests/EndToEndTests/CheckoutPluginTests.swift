@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PluginABI
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The Checkout widget, loaded in-process (CheckoutHarness): configuration,
 /// amount input, the rounding rule, money and date formatting, token mode and

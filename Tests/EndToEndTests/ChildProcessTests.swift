@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 @Suite("Child processes")
 struct ChildProcessTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Each option is declared once; usage, --help, help pages, the man page and
 /// the shell completions are derived from it. These tests hold every
@@ -43,7 +44,7 @@ struct CommandDeclarationTests {
     @Test("every option a command parses is in its usage line and its --help", arguments: WidgetHostCLI.commands.map(\.name))
     func helpShowsEveryParsedOption(name: String) throws {
         let command = try #require(WidgetHostCLI.commands.first { $0.name == name })
-        let outcome = try WidgetHostCLITests.run([name, "--help"])
+        let outcome = try InProcessCLI.run([name, "--help"])
         #expect(outcome.status == 0)
         #expect(outcome.out == command.helpText)
         let usage = try #require(outcome.out.split(separator: "\n").first { $0.hasPrefix("Usage: ") })
@@ -113,39 +114,39 @@ struct CommandDeclarationTests {
 
     @Test("widget-host completion SHELL prints the script; an unknown shell is a usage error")
     func completionCommand() throws {
-        let bash = try WidgetHostCLITests.run(["completion", "bash"])
+        let bash = try InProcessCLI.run(["completion", "bash"])
         #expect(bash.status == 0)
         #expect(bash.out == Self.scripts.bash)
-        let unknown = try WidgetHostCLITests.run(["completion", "tcsh"])
+        let unknown = try InProcessCLI.run(["completion", "tcsh"])
         #expect(unknown.status == 2)
         #expect(unknown.err.hasPrefix("widget-host: no completion for 'tcsh'; use bash, zsh or fish\n"))
-        #expect(try WidgetHostCLITests.run(["completion"]).status == 2)
+        #expect(try InProcessCLI.run(["completion"]).status == 2)
     }
 
     @Test("help TOPIC prints a topic page; help COMMAND the command's --help; a wrong name suggests the closest")
     func helpPages() throws {
         for topic in HelpPages.topics {
-            let page = try WidgetHostCLITests.run(["help", topic.name])
+            let page = try InProcessCLI.run(["help", topic.name])
             #expect(page.status == 0)
             #expect(page.out.hasPrefix("widget-host help \(topic.name): \(topic.summary)\n"))
         }
-        let exitStatus = try WidgetHostCLITests.run(["help", "exit-status"]).out
+        let exitStatus = try InProcessCLI.run(["help", "exit-status"]).out
         #expect(exitStatus.contains("2    a usage error"))
         for (status, meaning) in ExitStatus.all {
             #expect(exitStatus.contains("  \(status) ") && exitStatus.contains(String(meaning.prefix { $0 != "\n" })), "\(status) not listed")
         }
-        #expect(try WidgetHostCLITests.run(["launch", "--no-such-option"]).status == ExitStatus.usage)
-        #expect(try WidgetHostCLITests.run(["help", "timeline"]).out == TimelineCommand.command.helpText)
-        let overview = try WidgetHostCLITests.run(["--help"]).out
+        #expect(try InProcessCLI.run(["launch", "--no-such-option"]).status == ExitStatus.usage)
+        #expect(try InProcessCLI.run(["help", "timeline"]).out == TimelineCommand.command.helpText)
+        let overview = try InProcessCLI.run(["--help"]).out
         for topic in HelpPages.topics { #expect(overview.contains("\n  \(topic.name) "), "overview lacks topic \(topic.name)") }
-        let wrong = try WidgetHostCLITests.run(["help", "enviroment"])
+        let wrong = try InProcessCLI.run(["help", "enviroment"])
         #expect(wrong.status == 2)
         #expect(wrong.err.hasPrefix("widget-host: no command or topic 'enviroment' (did you mean 'environment'?)\n"))
     }
 
     @Test("help --man is one troff page with every command, option and topic")
     func manPage() throws {
-        let outcome = try WidgetHostCLITests.run(["help", "--man"])
+        let outcome = try InProcessCLI.run(["help", "--man"])
         #expect(outcome.status == 0)
         #expect(outcome.out.hasPrefix(".TH WIDGET-HOST 1"))
         for command in WidgetHostCLI.commands {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// docs/commands.md and the help topics are made from the code; these tests
 /// hold the checked-in reference to the declarations, and the topics' facts
@@ -12,7 +13,7 @@ struct CommandReferenceTests {
     @Test("docs/commands.md is what help --markdown prints today")
     func referenceIsCurrent() throws {
         let checkedIn = try String(contentsOfFile: TestSupport.packageRoot + "/docs/commands.md", encoding: .utf8)
-        let printed = try WidgetHostCLITests.run(["help", "--markdown"])
+        let printed = try InProcessCLI.run(["help", "--markdown"])
         #expect(printed.status == 0)
         #expect(printed.out == MarkdownReference.page(commands: WidgetHostCLI.commands, homeOptions: LaunchCommand.homeOptions,
                                                       topics: HelpPages.topics))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host config`: settings changed without editing JSON, checked
 /// against what each widget declares, the file rewritten atomically and

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private typealias Kit = IsolationTestKit
 

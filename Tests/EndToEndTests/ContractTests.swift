@@ -1,6 +1,7 @@
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private typealias Kit = IsolationTestKit
 

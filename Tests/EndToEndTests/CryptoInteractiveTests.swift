@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The Crypto widget as a person uses it: `widget-host launch crypto` on a
 /// real terminal (tmux), against fake price APIs on 127.0.0.1.

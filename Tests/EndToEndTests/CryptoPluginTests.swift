@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The Crypto widget (Plugins/CryptoPlugin), driven through the real
 /// `widget-host` against fake price APIs on 127.0.0.1 (CryptoMarket). Every

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Crypto keeps its last good price with its time in its own persisted state
 /// (the SDK's `WidgetState`), so a restart shows it, stale and with its age,

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The dashboard on a real terminal (tmux): live cards, keys and a click
 /// doing what the footer says, reflow on resize, redraws with no key, and

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host dashboard --once`: every card rendered once, for scripts.
 @Suite("Dashboard, once")

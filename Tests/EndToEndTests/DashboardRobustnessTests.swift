@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A bad widget never spoils the dashboard: raw writes to stderr stay off
 /// the screen, and a crash loop ends in quarantine while the others update.

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A C descriptor may leave its identity to the manifest (WH_DESCRIPTOR), so
 /// a C author writes the id, name, version and screens once (issue 13).

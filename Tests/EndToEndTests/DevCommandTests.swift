@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host dev`, the author's edit loop (#28): what it refuses and
 /// why, and on a real terminal (tmux) a C widget edited, broken and fixed

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The two inotify watchers as their users see them. A watch is set on the
 /// watcher's own thread, with no signal when it is in place, so a test

@@ -1,6 +1,7 @@
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The entry symbol is found through the GNU hash table, as the dynamic
 /// linker finds it; these tests hold that lookup to the walk over every

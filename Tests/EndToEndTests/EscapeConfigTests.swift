@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Issue 23, escape 1: a plugin that shares the shipped Checkout's last
 /// segment (org.example.checkout) must not read what `checkout` addresses.

@@ -2,6 +2,7 @@ import Glibc
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Issue 23, escapes 2 and 7, through contracts (escapes.c): a consumer that
 /// keeps asking a slow provider cannot hold a call past its ceiling, and an

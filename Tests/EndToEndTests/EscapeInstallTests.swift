@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Issue 23, the escapes through `validate` and `install` (3, 4, 5, 9): a
 /// plugin that prints passing lines does not pass, the installed bytes are

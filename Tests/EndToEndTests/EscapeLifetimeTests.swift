@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Issue 23, escape 6: an isolated plugin must not outlive its host. The
 /// attacker (escapes.c, OUTLIVE_HOST) clears its parent-death signal and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The examples in Examples/, as a third party writes them from the docs:
 /// each builds outside the root package (its products in a temporary

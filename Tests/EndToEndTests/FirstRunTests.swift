@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The sample configuration the README's quick start names: on a fresh
 /// machine, offline, every shipped widget shows something sensible.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host install` and `uninstall`, run as a person runs them, each in
 /// a fresh XDG_DATA_HOME: a valid plugin lands as ID.so, mode 0644, and

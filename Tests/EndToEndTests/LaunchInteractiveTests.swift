@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host launch` and the home screen on a real pseudo-terminal (tmux):
 /// numbered actions, keys, a text field, redraws the widget asks for, and a

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The interactive terminal UI reaches everything a screen holds (issue 14),
 /// on real pseudo-terminals (tmux) of chosen sizes: action numbers past 9,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host launch` and the home screen without a terminal: one render,
 /// scripted actions, navigation, errors, and the JSON renderer's shape.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Text layout ends for every string and every width, and never draws past
 /// the width (issue 25): a plugin's text, or a manifest field of a plugin
@@ -11,42 +12,13 @@ import Testing
 /// head, again and again).
 @Suite("Layout always ends")
 struct LayoutTerminationTests {
-    /// Runs `body` on a thread of its own and fails if it stops making
-    /// progress: `seconds` pass without a call of the `tick` it is given (or
-    /// without returning). A layout that never ends fails the test instead
-    /// of hanging the suite, while a long property run on a machine busy
-    /// with the rest of the suite is only slow, not stuck.
-    static func ends(within seconds: Double = 120, _ what: String, _ body: @escaping @Sendable (_ tick: @Sendable () -> Void) -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let ticks = Ticks()
-        // A thread of its own: on the shared pool, a body could wait behind
-        // other tests' blocked work and look stuck before it began.
-        Thread {
-            body { ticks.count.add(1, ordering: .relaxed) }
-            done.signal()
-        }.start()
-        var seen = 0
-        while done.wait(timeout: .now() + seconds) == .timedOut {
-            let now = ticks.count.load(ordering: .relaxed)
-            if now == seen {
-                Issue.record("\(what) did not end: no progress in \(Int(seconds)) s")
-                return
-            }
-            seen = now
-        }
-    }
-
-    final class Ticks: Sendable {
-        let count = Atomic<Int>(0)
-    }
-
     @Test("the watchdog fails a body that stops making progress, and lets a slow one that keeps ticking finish")
     func watchdog() {
         withKnownIssue("a stalled body is reported") {
-            Self.ends(within: 1, "a stalled body") { _ in sleep(6) }
+            Watchdog.ends(within: 1, "a stalled body") { _ in sleep(6) }
         }
         // Three seconds in all, but a tick every tenth of a second: slow, not stuck.
-        Self.ends(within: 2, "a ticking body") { tick in
+        Watchdog.ends(within: 2, "a ticking body") { tick in
             for _ in 0..<30 {
                 usleep(100_000)
                 tick()
@@ -66,7 +38,7 @@ struct LayoutTerminationTests {
         ("newlines keep their paragraphs at width 0", "a\nb", 0, ["", ""]),
     ])
     func knownHangs(_ name: String, _ text: String, _ columns: Int, _ expected: [String]) {
-        Self.ends(name) { _ in
+        Watchdog.ends(name) { _ in
             let lines = DisplayWidth.wrap(text, columns: columns)
             #expect(lines == expected, "\(name)")
             #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns }, "\(name)")
@@ -82,7 +54,7 @@ struct LayoutTerminationTests {
 
     @Test("property: random Unicode at every width from 0 to 200 wraps into lines that fit, and renders into a box that fits")
     func property() {
-        Self.ends("wrapping and rendering 1,206 random texts") { tick in
+        Watchdog.ends("wrapping and rendering 1,206 random texts") { tick in
             var random = SeededRandom(seed: 0x2025_0025)
             for columns in 0...200 {
                 for _ in 0..<6 {

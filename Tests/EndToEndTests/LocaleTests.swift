@@ -1,6 +1,7 @@
 import Testing
 import PluginKit
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Money typed and shown as the configured locale writes it, and the SDK's
 /// translations chosen from the person's locale variables.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `WH_MANIFEST_FILE("widget.json")` (widget_host/manifest.h): a C plugin
 /// keeps its manifest as a plain JSON file and the assembler embeds it. The

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host new`, followed as a stranger would: scaffold a C and a Swift
 /// plugin outside the repository, in directories whose names are shell code,

@@ -3,6 +3,7 @@ import Glibc
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private typealias Kit = IsolationTestKit
 

@@ -2,6 +2,7 @@ import Foundation
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Swift plugins built outside this package, as a third party builds them:
 /// each is its own package that depends on the SDK by `path:` through the

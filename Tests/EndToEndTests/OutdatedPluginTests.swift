@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A widget rebuilt while `launch` runs it in process keeps its old code
 /// (an image is never unloaded): the session says so, with what to do,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The concern behind swiftlang/swift#90127: the same Swift module statically
 /// linked into several images confuses the runtime's type lookups. Each

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A plugin named by a bare file name is a file in the current directory,
 /// not a library for dlopen to search the library path for.

@@ -2,6 +2,7 @@ import Foundation
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Integration tests of the runtime core: they run the real `widget-host`
 /// against real plugin files, good and broken, and check what it says.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// One rule for naming a plugin, everywhere: full id, last part of the id,
 /// or display name, in any case; "did you mean" when nothing matches.

@@ -1,6 +1,7 @@
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The optional `query` field of the descriptor, appended within ABI 1.0:
 /// a plugin built in C answers `status`, and a descriptor whose struct_size

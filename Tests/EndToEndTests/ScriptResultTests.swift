@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// What a script relies on: a non-zero exit whenever the output is not the
 /// complete answer it asked for.

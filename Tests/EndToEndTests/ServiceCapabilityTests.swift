@@ -2,6 +2,7 @@ import Foundation
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private typealias Locked = ServiceTestKit.Locked
 

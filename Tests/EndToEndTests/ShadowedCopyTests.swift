@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Two copies of one id on the search path (#23, #28): a byte-identical
 /// second copy (a plugin installed from the build tree it is also found in)

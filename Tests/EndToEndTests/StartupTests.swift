@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The commands that run no widget must not load Foundation: its libraries
 /// and ICU made up most of the host's start-up (issue 16). The dynamic

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The terminal renderer: a box measured in display columns (wide, emoji and
 /// combining characters line up), colour only when asked for, sized to the

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Text a plugin chose is shown, never obeyed, by the terminal.
 @Suite("Terminal text escaping")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The My Trips widget (Plugins/TripsPlugin), driven through the real
 /// `widget-host` the way the app and a person use it: bookings written with

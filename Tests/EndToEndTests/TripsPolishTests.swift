@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// My Trips as a person reads it: day headings and times in their own zone,
 /// no contradiction between trips, the hotel's photo only when there is one,

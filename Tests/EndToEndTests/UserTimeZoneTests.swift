@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Times shown to a person are in their zone (`TZ`, else the system's),
 /// naming it; the host gives widgets the zone through clock/2, in process

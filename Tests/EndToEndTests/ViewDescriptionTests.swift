@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PluginKit
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The view description (docs/view-description.md): every node kind parses
 /// into its ViewNode and comes back as JSON; an odd node becomes a visible

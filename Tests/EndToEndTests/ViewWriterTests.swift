@@ -2,6 +2,7 @@ import Foundation
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The C helper `widget_host/view_writer.h`: what it writes is a view the host
 /// parses, with every string escaped (a title with a quote, a backslash or a

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// `widget-host serve` as a person's browser meets it, over loopback: the
 /// dashboard page with the four shipped widgets' content, a hostile

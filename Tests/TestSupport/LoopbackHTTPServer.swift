@@ -64,10 +64,6 @@ final class LoopbackHTTPServer: Sendable {
 
     typealias Handler = @Sendable (Request) -> Reply
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     let port: UInt16
     private let core: Core
 
@@ -101,7 +97,7 @@ final class LoopbackHTTPServer: Sendable {
     /// Connecting to it is refused.
     static func closedPortURL(_ pathAndQuery: String = "/") throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(Core.errorText())") }
+        guard fd >= 0 else { throw TestSupport.Failure("socket: \(Core.errorText())") }
         defer { close(fd) }
         var address = Core.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -110,7 +106,7 @@ final class LoopbackHTTPServer: Sendable {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { throw Failure(description: "bind: \(Core.errorText())") }
+        guard bound else { throw TestSupport.Failure("bind: \(Core.errorText())") }
         return "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))" + pathAndQuery
     }
 }
@@ -120,7 +116,6 @@ final class LoopbackHTTPServer: Sendable {
 private final class Core: Sendable {
     typealias Handler = LoopbackHTTPServer.Handler
     typealias Request = LoopbackHTTPServer.Request
-    typealias Failure = LoopbackHTTPServer.Failure
 
     let port: UInt16
     private let handler: Handler
@@ -134,7 +129,7 @@ private final class Core: Sendable {
     init(handler: @escaping Handler) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(Self.errorText())") }
+        guard fd >= 0 else { throw TestSupport.Failure("socket: \(Self.errorText())") }
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -142,7 +137,7 @@ private final class Core: Sendable {
         guard bound == 0, listen(fd, 64) == 0 else {
             let text = Self.errorText()
             close(fd)
-            throw Failure(description: "bind/listen on 127.0.0.1: \(text)")
+            throw TestSupport.Failure("bind/listen on 127.0.0.1: \(text)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -152,7 +147,7 @@ private final class Core: Sendable {
         var stopPipe: [Int32] = [0, 0]
         guard pipe(&stopPipe) == 0 else {
             close(fd)
-            throw Failure(description: "pipe: \(Self.errorText())")
+            throw TestSupport.Failure("pipe: \(Self.errorText())")
         }
         for end in stopPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         listener = fd

@@ -11,8 +11,8 @@ enum TestSupport {
 
     /// The package's root directory, found from this file's own path.
     static let packageRoot: String = {
-        var path = #filePath   // <root>/Tests/WidgetHostTests/Support/TestSupport.swift
-        for _ in 0..<4 { path = dirname(path) }
+        var path = #filePath   // <root>/Tests/TestSupport/TestSupport.swift
+        for _ in 0..<3 { path = dirname(path) }
         return path
     }()
 
@@ -240,6 +240,9 @@ extension TestSupport {
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
+
+        /// A system call that failed: what was called, and errno's text.
+        static func systemCall(_ what: String, _ code: Int32 = errno) -> Failure { Failure("\(what): \(String(cString: strerror(code)))") }
     }
 
     /// Reading and patching a 64-bit little-endian ELF file's bytes, to make

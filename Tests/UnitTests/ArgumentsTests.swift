@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 @Suite("Command-line arguments")
 struct ArgumentsTests {
@@ -156,33 +157,16 @@ struct ArgumentsTests {
 
 @Suite("widget-host command line")
 struct WidgetHostCLITests {
-    struct Outcome {
-        let status: Int32
-        let out: String
-        let err: String
-    }
-
-    /// Runs the CLI against an empty temporary home, so nothing outside it is searched.
-    static func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> Outcome {
-        let home = try UnitFixtures.temporaryDirectory()
-        defer { UnitFixtures.remove(home) }
-        let capture = UnitFixtures.CapturedConsole()
-        let cli = WidgetHostCLI(environment: ["HOME": home, "XDG_DATA_HOME": home].merging(extraEnvironment) { $1 },
-                                console: capture.console, executableDirectory: nil)
-        let status = cli.run(arguments)
-        return Outcome(status: status, out: capture.out, err: capture.err)
-    }
-
     @Test func version() throws {
-        let outcome = try Self.run(["--version"])
+        let outcome = try InProcessCLI.run(["--version"])
         #expect(outcome.status == 0)
         #expect(outcome.out == "widget-host \(WidgetHostCLI.version) (plugin ABI \(ABIVersion.host))\n")
         #expect(outcome.err == "")
-        #expect(try Self.run(["-V"]).out == outcome.out)
+        #expect(try InProcessCLI.run(["-V"]).out == outcome.out)
     }
 
     @Test func overview() throws {
-        let outcome = try Self.run(["--help"])
+        let outcome = try InProcessCLI.run(["--help"])
         #expect(outcome.status == 0)
         #expect(outcome.err == "")
         #expect(outcome.out.hasPrefix("widget-host \(WidgetHostCLI.version): "))
@@ -190,12 +174,12 @@ struct WidgetHostCLITests {
             #expect(outcome.out.contains("\n  \(command) "), "overview lacks \(command)")
         }
         #expect(outcome.out.contains("WIDGET_HOST_PLUGIN_PATH"))
-        #expect(try Self.run(["-h"]).out == outcome.out)
-        #expect(try Self.run(["help"]).out == outcome.out)
+        #expect(try InProcessCLI.run(["-h"]).out == outcome.out)
+        #expect(try InProcessCLI.run(["help"]).out == outcome.out)
     }
 
     @Test func helpForACommand() throws {
-        let outcome = try Self.run(["help", "list"])
+        let outcome = try InProcessCLI.run(["help", "list"])
         #expect(outcome.status == 0)
         #expect(outcome.err == "")
         #expect(outcome.out.hasPrefix("widget-host list: list the plugins on the search path, without loading them\n\nUsage: widget-host list "))
@@ -204,34 +188,34 @@ struct WidgetHostCLITests {
         #expect(outcome.out.contains("-h, --help"))
         #expect(!outcome.out.contains("--timeout"))
         // The same text from the command's own --help, wherever it appears.
-        #expect(try Self.run(["list", "--help"]).out == outcome.out)
-        #expect(try Self.run(["list", "--json", "-h"]).out == outcome.out)
-        #expect(try Self.run(["help", "validate"]).out.contains("--timeout SECONDS"))
+        #expect(try InProcessCLI.run(["list", "--help"]).out == outcome.out)
+        #expect(try InProcessCLI.run(["list", "--json", "-h"]).out == outcome.out)
+        #expect(try InProcessCLI.run(["help", "validate"]).out.contains("--timeout SECONDS"))
     }
 
     @Test func helpForAnUnknownCommand() throws {
-        let outcome = try Self.run(["help", "nope"])
+        let outcome = try InProcessCLI.run(["help", "nope"])
         #expect(outcome.status == 2)
         #expect(outcome.out == "")
         #expect(outcome.err == "widget-host: no command or topic 'nope'\nTry 'widget-host help --help' for more.\n")
     }
 
     @Test func unknownCommandSuggestsTheClosest() throws {
-        let outcome = try Self.run(["lst"])
+        let outcome = try InProcessCLI.run(["lst"])
         #expect(outcome.status == 2)
         #expect(outcome.out == "")
         #expect(outcome.err == "widget-host: unknown command 'lst' (did you mean 'list'?)\nTry 'widget-host --help' for more.\n")
-        #expect(try Self.run(["valiate", "x.so"]).err.contains("(did you mean 'validate'?)"))
+        #expect(try InProcessCLI.run(["valiate", "x.so"]).err.contains("(did you mean 'validate'?)"))
     }
 
     @Test func unknownCommandWithNothingClose() throws {
-        let outcome = try Self.run(["frobnicate"])
+        let outcome = try InProcessCLI.run(["frobnicate"])
         #expect(outcome.status == 2)
         #expect(outcome.err == "widget-host: unknown command 'frobnicate'\nTry 'widget-host --help' for more.\n")
     }
 
     @Test func listJSONOnAnEmptyPluginDirectory() throws {
-        let outcome = try Self.run(["list", "--json"])
+        let outcome = try InProcessCLI.run(["list", "--json"])
         #expect(outcome.status == 0)
         #expect(outcome.out == "[]\n")
         #expect(outcome.err == "")
@@ -239,48 +223,48 @@ struct WidgetHostCLITests {
     }
 
     @Test func listTextOnAnEmptyPluginDirectory() throws {
-        let outcome = try Self.run(["list"])
+        let outcome = try InProcessCLI.run(["list"])
         #expect(outcome.status == 0)
         #expect(outcome.out.hasPrefix("No plugins found."))
         #expect(outcome.err == "")
     }
 
     @Test func listWarnsAboutAMissingExplicitDirectory() throws {
-        let outcome = try Self.run(["list", "--json", "--plugin-dir", "/nonexistent/widget-host-unit"])
+        let outcome = try InProcessCLI.run(["list", "--json", "--plugin-dir", "/nonexistent/widget-host-unit"])
         #expect(outcome.status == 0)
         #expect(outcome.out == "[]\n")
         #expect(outcome.err == "widget-host: warning: plugin directory /nonexistent/widget-host-unit (from --plugin-dir): No such file or directory\n")
-        let fromEnvironment = try Self.run(["list"], extraEnvironment: ["WIDGET_HOST_PLUGIN_PATH": "/nonexistent/a"])
+        let fromEnvironment = try InProcessCLI.run(["list"], extraEnvironment: ["WIDGET_HOST_PLUGIN_PATH": "/nonexistent/a"])
         #expect(fromEnvironment.err.contains("plugin directory /nonexistent/a (from WIDGET_HOST_PLUGIN_PATH)"))
     }
 
     @Test func commandUsageErrorsExitTwo() throws {
-        let unknown = try Self.run(["list", "--bogus"])
+        let unknown = try InProcessCLI.run(["list", "--bogus"])
         #expect(unknown.status == 2)
         #expect(unknown.out == "")
         #expect(unknown.err == "widget-host: unknown option --bogus\nTry 'widget-host list --help' for more.\n")
 
-        let extra = try Self.run(["list", "extra"])
+        let extra = try InProcessCLI.run(["list", "extra"])
         #expect(extra.status == 2)
         #expect(extra.err.hasPrefix("widget-host: unexpected argument 'extra'\n"))
 
-        let noName = try Self.run(["info"])
+        let noName = try InProcessCLI.run(["info"])
         #expect(noName.status == 2)
         #expect(noName.err == "widget-host: info needs a plugin id, name or path\nTry 'widget-host info --help' for more.\n")
 
-        let noPath = try Self.run(["validate"])
+        let noPath = try InProcessCLI.run(["validate"])
         #expect(noPath.status == 2)
         #expect(noPath.err.hasPrefix("widget-host: validate needs a plugin file, id or name\n"))
 
         for bad in ["abc", "0", "-1", "3601"] {
-            let timeout = try Self.run(["validate", "x.so", "--timeout", bad])
+            let timeout = try InProcessCLI.run(["validate", "x.so", "--timeout", bad])
             #expect(timeout.status == 2, "--timeout \(bad)")
             #expect(timeout.err.hasPrefix("widget-host: --timeout takes a number of seconds above 0 and at most 3600, not '\(bad)'\n"))
         }
     }
 
     @Test func infoOnAnUnknownPlugin() throws {
-        let outcome = try Self.run(["info", "nothing"])
+        let outcome = try InProcessCLI.run(["info", "nothing"])
         #expect(outcome.status == 1)
         #expect(outcome.out == "")
         #expect(outcome.err == "widget-host: no plugin named 'nothing'; no plugins were found\n")

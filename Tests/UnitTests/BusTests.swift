@@ -3,6 +3,7 @@ import Testing
 import PluginABI
 import Synchronization
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private typealias Counter = ServiceTestKit.Counter
 private typealias Locked = ServiceTestKit.Locked

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The `chart` node: parsed and written back as data, drawn with block
 /// characters in the terminal and as an SVG the host writes whole.

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The dashboard's parts that need no terminal: the manifest's card sizes,
 /// the grid's placement at every width, a card's painting, the render

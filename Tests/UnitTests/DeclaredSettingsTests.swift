@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Settings a widget declares in its manifest: what the host accepts as a
 /// declaration, and how a configured value is judged against it.

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Display width per script, against what terminals draw (the cases the
 /// `wcwidth` tables and issue 18 name). The tables come from the Unicode data

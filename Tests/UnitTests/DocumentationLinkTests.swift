@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TestSupport
 
 /// The manual is many pages that point at each other instead of repeating
 /// themselves, so a link that leads nowhere loses a fact: every relative link

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PluginKit
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A limit is enforced once, in code; where the manual states it, it must
 /// state that value. Each row is a page and the words it uses, built from the

@@ -2,6 +2,7 @@ import Foundation
 import PluginABI
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Every input that once crashed or hung a fuzz target (Tests/Fuzz/regressions)
 /// and every seed (Tests/Fuzz/corpus), replayed through the same parser in
@@ -38,7 +39,7 @@ struct FuzzRegressionTests {
     @Test("every seed and regression input is parsed to an answer or a clear error, and a view laid out fits its width")
     func replay() throws {
         let inputs = try Self.inputs()
-        LayoutTerminationTests.ends("replaying \(inputs.count) fuzz inputs") { tick in
+        Watchdog.ends("replaying \(inputs.count) fuzz inputs") { tick in
             for input in inputs {
                 Self.replay(input.target, input.bytes, input.name)
                 tick()

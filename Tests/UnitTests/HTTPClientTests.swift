@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// HTTPClient against LoopbackHTTPServer. Every request goes to 127.0.0.1.
 @Suite("HTTP client", .timeLimit(.minutes(3)))

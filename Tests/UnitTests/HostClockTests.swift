@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 @Suite("ISO 8601 and the host clock")
 struct HostClockTests {

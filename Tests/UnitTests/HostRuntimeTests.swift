@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The runtime is the registry and nothing beside it: what a plugin's
 /// context uses is what the registry holds, so replacing a registration

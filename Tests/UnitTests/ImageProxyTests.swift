@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The pictures `serve` fetches on a plugin's behalf, attacked with loopback
 /// servers: a host the manifest does not grant (even through a redirect)

@@ -3,6 +3,7 @@ import Glibc
 import HostShim
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The framed protocol between the host and an isolated plugin's process:
 /// what a well-formed frame looks like, and that every malformed or

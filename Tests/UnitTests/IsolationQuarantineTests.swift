@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The crash-loop breaker's record: three stops in five minutes quarantine
 /// a plugin file until it changes or the quarantine is lifted.

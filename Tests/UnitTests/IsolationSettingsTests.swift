@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The configuration of isolation, and the manifest's http hosts.
 @Suite("Isolation: settings and http hosts")

@@ -1,5 +1,6 @@
 import Testing
 @testable import PluginKit
+@testable import TestSupport
 
 /// Cases from Nicolas Seriot's JSONTestSuite (named as there): every `y_`
 /// document parses, every `n_` one is refused. They pin what the parser

@@ -1,6 +1,7 @@
 import Testing
 @testable import PluginKit
 @testable import WidgetHostKit
+@testable import TestSupport
 
 @Suite("JSON parser")
 struct JSONParserTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 @Suite("Manifest")
 struct ManifestTests {

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A contract asked by a card rendering off the dashboard's thread finds its
 /// provider on the session's own thread: the work is handed over while the

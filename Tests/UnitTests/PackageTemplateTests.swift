@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A Swift plugin's Package.swift and the SDK's are written once, in
 /// NewProject (what `widget-host new` writes). The example projects and the

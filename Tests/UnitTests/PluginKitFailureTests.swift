@@ -1,6 +1,7 @@
 import PluginABI
 import Testing
 @testable import PluginKit
+@testable import TestSupport
 
 /// The SDK reports a failure one way: a typed error that says why.
 @Suite("PluginKit: failures are typed errors")

@@ -1,6 +1,7 @@
 import PluginKit
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 // No Foundation here: it has a `Host` and a `Progress` of its own.
 

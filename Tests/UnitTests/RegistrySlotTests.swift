@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private final class Engine: Sendable {
     let serial: Int

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 private typealias Counter = ServiceTestKit.Counter
 private typealias Locked = ServiceTestKit.Locked

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The terminal renderer's finish, line by line at 80, 40 and 30 columns:
 /// wrapped lines keep their indent, a list's columns line up, rows that open

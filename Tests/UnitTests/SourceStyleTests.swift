@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TestSupport
 
 /// The line length `.swift-format` states is the one the code keeps: a
 /// check in the suite, since the formatter is not run over the tree.

@@ -3,6 +3,7 @@ import Synchronization
 import Glibc
 import Testing
 import WidgetHostKit
+@testable import TestSupport
 
 /// The server under attack over loopback: each hostile request gets its
 /// refusal, and the server then still answers a good one.

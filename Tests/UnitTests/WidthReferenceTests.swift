@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// Display width against the references a terminal follows (issue 25): glibc's
 /// `wcwidth` scalar by scalar, and Python's `wcwidth` for emoji sequences,
