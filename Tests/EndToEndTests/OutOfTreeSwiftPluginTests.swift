@@ -91,29 +91,15 @@ struct OutOfTreeSwiftPluginTests {
 
     // MARK: Making the packages
 
-    /// A copy of the SDK (PluginABI and PluginKit)
-    /// with one extra file, as a package of its own.
+    /// A copy of the SDK (PluginABI and PluginKit) with one extra file, as
+    /// a package of its own, with the Package.swift `new` writes for it.
     static func makeSDK(at directory: String, probe: String) throws {
         try FileManager.default.createDirectory(atPath: directory + "/Sources", withIntermediateDirectories: true)
         for target in ["PluginABI", "PluginKit"] {
             try run(["/bin/cp", "-RL", TestSupport.packageRoot + "/Sources/" + target, directory + "/Sources/"])
         }
         try write(directory + "/Sources/PluginKit/SDKProbe.swift", probe)
-        try write(directory + "/Package.swift", """
-            // swift-tools-version: 6.1
-            import PackageDescription
-            let package = Package(
-                name: "WidgetHost",
-                products: [
-                    .library(name: "PluginABI", targets: ["PluginABI"]),
-                    .library(name: "PluginKit", targets: ["PluginKit"]),
-                ],
-                targets: [
-                    .target(name: "PluginABI"),
-                    .target(name: "PluginKit", dependencies: ["PluginABI"]),
-                ]
-            )
-            """)
+        try write(directory + "/Package.swift", NewProject.sdkPackage)
     }
 
     /// The project `widget-host new` makes against `sdk`, with a widget that

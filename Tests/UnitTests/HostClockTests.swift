@@ -114,4 +114,20 @@ struct HostClockTests {
         let now = HostClock().nowMilliseconds
         #expect(abs(now - system) < 3_600_000, "within an hour of Foundation's clock (a sanity bound)")
     }
+
+    // Weekdays checked with `date -d 2026-06-10 +%a` (Wed) and `date -d 1969-12-31 +%a` (Wed).
+    @Test("ISO 8601 text read as a ZonedTime keeps the offset it was written with, and writes it back")
+    func zonedTimeFromText() throws {
+        let paris = try #require(ZonedTime(iso: "2026-06-10T08:05:00+02:00"))
+        #expect(paris.milliseconds == ISO8601.milliseconds(from: "2026-06-10T06:05:00Z"))
+        #expect((paris.hour, paris.minute, paris.weekday) == (8, 5, 3))
+        #expect(paris.iso == "2026-06-10T08:05:00+02:00")
+        #expect(paris.zone.offsetText == "+02:00")
+        #expect(try #require(ZonedTime(iso: "2026-06-10T23:30:00-05:30")).iso == "2026-06-10T23:30:00-05:30")
+        #expect(ZonedTime(milliseconds: -1, zone: .utc).iso == "1969-12-31T23:59:59+00:00")
+        #expect(ZonedTime(milliseconds: -1, zone: .utc).weekday == 3)
+        for refused in ["2026-06-10T08:05:00", "2026-06-10", "", "2026-02-30T08:05:00Z"] {
+            #expect(ZonedTime(iso: refused) == nil, "\(refused)")
+        }
+    }
 }
