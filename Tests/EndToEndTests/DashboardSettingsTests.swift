@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The dashboard's `e` key on a real terminal (tmux): the focused card's
 /// settings, edited as `config set` edits them, and the card drawn again

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// People read sentences, scripts read codes: a node's `code` is kept in the
 /// JSON and never drawn, so no camelCase name reaches the screen.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// A secure field's prompt on a real terminal (tmux): what is typed reaches
 /// the widget, and not one byte of it reaches the screen.
