@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WidgetHostKit
+@testable import TestSupport
 
 /// The shipped widgets' pictures in `serve`: Trips' hotel photo (on a
 /// booking's screen) and Checkout's logo (on its screen; cards have none) come from our own origin as the bytes the granted
