@@ -54,6 +54,12 @@ let package = Package(
         .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
         // The benchmark: every hot path against its floor or a peer.
         .executableTarget(name: "Bench", dependencies: ["WidgetHostKit", "PluginKit", "PluginABI", "TripsPlugin", "HostShim"], path: "Sources/Bench"),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/WidgetHostTests"),
+        // The tests (docs/testing.md): UnitTests run inside the test process, in
+        // seconds; EndToEndTests drive the real executables (widget-host, cc,
+        // tmux, a browser); TestSupport holds the helpers both use, and
+        // tools/test-kind.sh says which target a test file belongs in.
+        .testTarget(name: "TestSupport", dependencies: ["WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "UnitTests", dependencies: ["TestSupport", "WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/UnitTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "WidgetHostKit", "PluginABI", "PluginKit"], path: "Tests/EndToEndTests"),
     ] + widgets.flatMap(widget)
 )

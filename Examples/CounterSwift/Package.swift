@@ -1,16 +1,19 @@
 // swift-tools-version: 6.1
-// The counter in Swift, as `widget-host new` lays a project out (its SDK one directory up).
 import PackageDescription
 
 let package = Package(
     name: "Counter",
     products: [.library(name: "Counter", type: .dynamic, targets: ["Counter"])],
-    dependencies: [.package(path: "../WidgetHostSDK")],
+    // The SDK `widget-host new` copied in; replace the directory to move to another version.
+    dependencies: [.package(path: "WidgetHostSDK")],
     targets: [
+        // Embeds widget.json in the plugin's manifest section; editing it rebuilds.
         .target(name: "CounterManifest", dependencies: [.product(name: "PluginABI", package: "WidgetHostSDK")]),
         .target(name: "Counter", dependencies: [
             "CounterManifest",
             .product(name: "PluginABI", package: "WidgetHostSDK"),
+            // The SDK under a module name of this plugin's own, so that plugins built against
+            // different SDK versions load into one host.
             .product(name: "PluginKit", package: "WidgetHostSDK", moduleAliases: ["PluginKit": "CounterPluginKit"]),
         ]),
     ]

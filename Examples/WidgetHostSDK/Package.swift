@@ -1,6 +1,5 @@
 // swift-tools-version: 6.1
-// The SDK as a package of its own, as `widget-host new` copies it into a
-// project: here its two targets link to the repository's Sources.
+// The widget-host SDK a plugin builds against, as `widget-host new` writes it.
 import PackageDescription
 
 let package = Package(

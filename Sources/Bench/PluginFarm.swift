@@ -25,8 +25,10 @@ struct PluginFarm {
 
     /// Compiles a fixture plugin with cc.
     func compile(_ source: String, to output: String, defines: [String] = []) throws {
-        let arguments = ["cc", "-shared", "-fPIC", "-O2", "-I", sourceRoot + "/Sources/PluginABI/include"] + defines
-            + [sourceRoot + "/Tests/Fixtures/plugins/" + source, "-o", output]
+        // -Wa,-I: the fixture embeds its manifest file by name (WH_MANIFEST_FILE("noop.widget.json")).
+        let fixtures = sourceRoot + "/Tests/Fixtures/plugins"
+        let arguments = ["cc", "-shared", "-fPIC", "-O2", "-I", sourceRoot + "/Sources/PluginABI/include", "-Wa,-I," + fixtures] + defines
+            + [fixtures + "/" + source, "-o", output]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

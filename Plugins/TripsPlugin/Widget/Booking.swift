@@ -4,12 +4,12 @@
 /// has at least one flight or a hotel.
 public struct Booking: Sendable, Equatable {
     public let id: String
-    public let purchaseDate: LocalTime
+    public let purchaseDate: ZonedTime
     public let outbound: Flight?
     public let hotel: Hotel?
     public let inbound: Flight?
 
-    public init(id: String, purchaseDate: LocalTime, outbound: Flight?, hotel: Hotel?, inbound: Flight?) {
+    public init(id: String, purchaseDate: ZonedTime, outbound: Flight?, hotel: Hotel?, inbound: Flight?) {
         self.id = id
         self.purchaseDate = purchaseDate
         self.outbound = outbound
@@ -22,11 +22,11 @@ public struct Flight: Sendable, Equatable {
     public let code: String
     public let stops: Int
     public let departureAirport: String
-    public let departureTime: LocalTime
+    public let departureTime: ZonedTime
     public let arrivalAirport: String
-    public let arrivalTime: LocalTime
+    public let arrivalTime: ZonedTime
 
-    public init(code: String, stops: Int, departureAirport: String, departureTime: LocalTime, arrivalAirport: String, arrivalTime: LocalTime) {
+    public init(code: String, stops: Int, departureAirport: String, departureTime: ZonedTime, arrivalAirport: String, arrivalTime: ZonedTime) {
         self.code = code
         self.stops = stops
         self.departureAirport = departureAirport
@@ -48,13 +48,13 @@ public struct Flight: Sendable, Equatable {
 public struct Hotel: Sendable, Equatable {
     public let name: String
     public let address: String
-    public let checkIn: LocalTime
-    public let checkOut: LocalTime
+    public let checkIn: ZonedTime
+    public let checkOut: ZonedTime
     public let imageURL: String?
     /// Guests' rating out of 10, as the bookings document writes it (`8.7`).
     public let reviewScore: String?
 
-    public init(name: String, address: String, checkIn: LocalTime, checkOut: LocalTime, imageURL: String?, reviewScore: String? = nil) {
+    public init(name: String, address: String, checkIn: ZonedTime, checkOut: ZonedTime, imageURL: String?, reviewScore: String? = nil) {
         self.name = name
         self.address = address
         self.checkIn = checkIn
@@ -68,7 +68,7 @@ public struct Hotel: Sendable, Equatable {
 
     /// Calendar nights between the local check-in and check-out dates, each
     /// in its own offset: a day-use stay (same date) has none.
-    var nights: Int64 { max(0, checkOut.localDay - checkIn.localDay) }
+    var nights: Int { max(0, checkOut.localDays - checkIn.localDays) }
 
     /// "Day use (no night)", "1 night", "4 nights".
     var nightsText: String {

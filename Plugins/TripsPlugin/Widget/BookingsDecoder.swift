@@ -178,9 +178,9 @@ private struct Fields {
         return text.isEmpty ? nil : text
     }
 
-    func time(_ key: String) throws(FieldError) -> LocalTime {
+    func time(_ key: String) throws(FieldError) -> ZonedTime {
         let text = try self.text(key)
-        guard let time = LocalTime(iso: text) else {
+        guard let time = ZonedTime(iso: text) else {
             throw FieldError("\(name(key)) is \"\(text)\", not an ISO 8601 time with an offset such as 2026-06-10T08:05:00+02:00")
         }
         return time

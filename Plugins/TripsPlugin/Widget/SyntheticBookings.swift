@@ -17,7 +17,7 @@ public enum SyntheticBookings {
         for index in 0..<count {
             if index > 0 { out += "," }
             let offset = offsets[Int(random.next() % UInt64(offsets.count))]
-            func time(_ milliseconds: Int64) -> String { LocalTime(milliseconds: milliseconds, offsetMinutes: offset).iso }
+            func time(_ milliseconds: Int64) -> String { ZonedTime(milliseconds: milliseconds, zone: .init(offsetSeconds: offset * 60, abbreviation: "")).iso }
             let purchase = start + Int64(index) * hour + Int64(random.next() % 3600) * 1000
             let departure = purchase + Int64(24 + random.next() % (24 * 60)) * hour
             let flightHours = Int64(1 + random.next() % 12)

@@ -3,7 +3,7 @@
 /// reads the timeline without parsing a rendered screen.
 enum TimelineQuery {
     static func json(_ state: Result<TripsTimeline, BookingsError>, now: Int64) -> JSONValue {
-        let nowText: JSONValue = .string(LocalTime(milliseconds: now, offsetMinutes: 0).iso)
+        let nowText: JSONValue = .string(ZonedTime(milliseconds: now, zone: .utc).iso)
         switch state {
         case let .failure(error):
             return ["now": nowText, "entries": [], "error": .string(error.description)]

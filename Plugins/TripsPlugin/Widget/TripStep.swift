@@ -19,8 +19,8 @@ public struct TripStep: Sendable, Equatable {
     /// The booking's position in the decoded list, so a step stays small
     /// (sorting 300,000 of them moves no strings).
     public let booking: Int
-    public let start: LocalTime
-    public let end: LocalTime
+    public let start: ZonedTime
+    public let end: ZonedTime
 }
 
 /// The adapter: each booking becomes its steps, following the original
@@ -42,7 +42,7 @@ public struct TripStep: Sendable, Equatable {
 public enum TripSteps {
     public static func steps(of booking: Booking, at index: Int, into steps: inout [TripStep]) {
         var previousEnd = booking.purchaseDate
-        func add(_ kind: TripStep.Kind, ending end: LocalTime) {
+        func add(_ kind: TripStep.Kind, ending end: ZonedTime) {
             if end.milliseconds > previousEnd.milliseconds {
                 steps.append(TripStep(kind: kind, booking: index, start: previousEnd, end: end))
                 previousEnd = end

@@ -182,7 +182,7 @@ public enum TripViews {
         case let .failure(error):
             return VStack {
                 Text("Timeline at \(nowText): 1 entry").style(.caption)
-                Section(days([(0, TimelineEntry(date: LocalTime(milliseconds: now, offsetMinutes: 0), step: nil))], zoneAt: zoneAt)[0].heading) {
+                Section(days([(0, TimelineEntry(date: ZonedTime(milliseconds: now, zone: .utc), step: nil))], zoneAt: zoneAt)[0].heading) {
                     VStack {
                         Text(clock(now, zoneAt(now))).style(.headline)
                         Badge("now")
@@ -228,7 +228,7 @@ public enum TripViews {
         var days: [(heading: String, entries: [(Int, TimelineEntry)])] = []
         for entry in entries {
             let milliseconds = entry.1.date.milliseconds
-            let heading = LocalTime(milliseconds: milliseconds, offsetMinutes: zoneAt(milliseconds).offsetSeconds / 60).dateText
+            let heading = ZonedTime(milliseconds: milliseconds, zone: zoneAt(milliseconds)).dateText
             if days.last?.heading == heading { days[days.count - 1].entries.append(entry) } else { days.append((heading, [entry])) }
         }
         return days
@@ -243,7 +243,7 @@ public enum TripViews {
     /// their zone and naming it.
     static func personal(_ milliseconds: Int64, _ zone: ZonedTime.Zone) -> String {
         let local = ZonedTime(milliseconds: milliseconds, zone: zone)
-        return LocalTime(milliseconds: milliseconds, offsetMinutes: zone.offsetSeconds / 60).dateText + " " + local.time + " " + zone.name
+        return local.dateText + " " + local.time + " " + zone.name
     }
 
     /// One line for a step: `Outbound flight IB3170 MAD → CDG (booking B-1042)`.

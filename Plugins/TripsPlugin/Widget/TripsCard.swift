@@ -79,14 +79,14 @@ enum TripsCard {
     /// The next thing the traveller does, and when: the step shown now if
     /// its moment (a departure, a check-in) is still ahead, as a flight is
     /// shown from its purchase on; else the next step's.
-    static func upcoming(_ timeline: TripsTimeline, now: Int64) -> (step: TripStep, date: LocalTime)? {
+    static func upcoming(_ timeline: TripsTimeline, now: Int64) -> (step: TripStep, date: ZonedTime)? {
         let index = timeline.entryIndex(at: now)
         let steps = timeline.entries[(index ?? 0)...].compactMap(\.step)
         return steps.lazy.map { ($0, moment($0, in: timeline)) }.first { $0.1.milliseconds > now }
     }
 
     /// The steps still ahead after `next`, in order, each with its moment.
-    static func later(_ timeline: TripsTimeline, now: Int64, after next: TripStep) -> [(step: TripStep, date: LocalTime)] {
+    static func later(_ timeline: TripsTimeline, now: Int64, after next: TripStep) -> [(step: TripStep, date: ZonedTime)] {
         var seen = [next]
         return timeline.entries.compactMap(\.step).compactMap { step in
             guard !seen.contains(step) else { return nil }
@@ -96,7 +96,7 @@ enum TripsCard {
         }
     }
 
-    static func moment(_ step: TripStep, in timeline: TripsTimeline) -> LocalTime {
+    static func moment(_ step: TripStep, in timeline: TripsTimeline) -> ZonedTime {
         let booking = timeline.bookings[step.booking]
         switch step.kind {
         case .outboundFlight: return booking.outbound!.departureTime

@@ -1,7 +1,7 @@
 /// One timeline entry: from `date` on, the widget shows `step`, or the
 /// no-booking view when `step` is nil.
 public struct TimelineEntry: Sendable, Equatable {
-    public let date: LocalTime
+    public let date: ZonedTime
     public let step: TripStep?
 }
 

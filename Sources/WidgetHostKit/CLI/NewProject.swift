@@ -23,6 +23,56 @@ struct NewProject {
         """
     }
 
+    /// The Package.swift of a Swift plugin named `module`: the one source of
+    /// it. Examples/CounterSwift and docs/writing-plugins.md show what it
+    /// writes, and PackageTemplateTests holds them to it.
+    static func swiftPackage(module: String) -> String {
+        """
+        // swift-tools-version: 6.1
+        import PackageDescription
+
+        let package = Package(
+            name: "\(module)",
+            products: [.library(name: "\(module)", type: .dynamic, targets: ["\(module)"])],
+            // The SDK `widget-host new` copied in; replace the directory to move to another version.
+            dependencies: [.package(path: "WidgetHostSDK")],
+            targets: [
+                // Embeds widget.json in the plugin's manifest section; editing it rebuilds.
+                .target(name: "\(module)Manifest", dependencies: [.product(name: "PluginABI", package: "WidgetHostSDK")]),
+                .target(name: "\(module)", dependencies: [
+                    "\(module)Manifest",
+                    .product(name: "PluginABI", package: "WidgetHostSDK"),
+                    // The SDK under a module name of this plugin's own, so that plugins built against
+                    // different SDK versions load into one host.
+                    .product(name: "PluginKit", package: "WidgetHostSDK", moduleAliases: ["PluginKit": "\(module)PluginKit"]),
+                ]),
+            ]
+        )
+
+        """
+    }
+
+    /// The SDK's own Package.swift, written into a project's `WidgetHostSDK/`;
+    /// Examples/WidgetHostSDK holds the same (PackageTemplateTests).
+    static let sdkPackage = """
+        // swift-tools-version: 6.1
+        // The widget-host SDK a plugin builds against, as `widget-host new` writes it.
+        import PackageDescription
+
+        let package = Package(
+            name: "WidgetHostSDK",
+            products: [
+                .library(name: "PluginABI", targets: ["PluginABI"]),
+                .library(name: "PluginKit", targets: ["PluginKit"]),
+            ],
+            targets: [
+                .target(name: "PluginABI"),
+                .target(name: "PluginKit", dependencies: ["PluginABI"]),
+            ]
+        )
+
+        """
+
     /// A Swift package with the SDK's two targets copied into
     /// `WidgetHostSDK/`, a package of its own the plugin depends on by a
     /// relative path (so that `moduleAliases` can rename PluginKit).
@@ -31,29 +81,7 @@ struct NewProject {
         var files = text([
             ("widget.json", manifest(id, module)),
             (".gitignore", ".build/\n.swiftpm/\n*.so\n"),
-            ("Package.swift", """
-                // swift-tools-version: 6.1
-                import PackageDescription
-
-                let package = Package(
-                    name: "\(module)",
-                    products: [.library(name: "\(module)", type: .dynamic, targets: ["\(module)"])],
-                    // The SDK `widget-host new` copied in; replace the directory to move to another version.
-                    dependencies: [.package(path: "WidgetHostSDK")],
-                    targets: [
-                        // Embeds widget.json in the plugin's manifest section; editing it rebuilds.
-                        .target(name: "\(module)Manifest", dependencies: [.product(name: "PluginABI", package: "WidgetHostSDK")]),
-                        .target(name: "\(module)", dependencies: [
-                            "\(module)Manifest",
-                            .product(name: "PluginABI", package: "WidgetHostSDK"),
-                            // The SDK under a module name of this plugin's own, so that plugins built against
-                            // different SDK versions load into one host.
-                            .product(name: "PluginKit", package: "WidgetHostSDK", moduleAliases: ["PluginKit": "\(module)PluginKit"]),
-                        ]),
-                    ]
-                )
-
-                """),
+            ("Package.swift", swiftPackage(module: module)),
             ("Sources/\(module)Manifest/include/\(module)Manifest.h", "#include \"widget_host/manifest.h\"\n"),
             ("Sources/\(module)Manifest/manifest.c", """
                 #include "widget_host/manifest.h"
@@ -100,24 +128,7 @@ struct NewProject {
                 "${WIDGET_HOST:-widget-host}" validate \(library)
 
                 """),
-            ("WidgetHostSDK/Package.swift", """
-                // swift-tools-version: 6.1
-                // The widget-host SDK this plugin builds against, as `widget-host new` copied it.
-                import PackageDescription
-
-                let package = Package(
-                    name: "WidgetHostSDK",
-                    products: [
-                        .library(name: "PluginABI", targets: ["PluginABI"]),
-                        .library(name: "PluginKit", targets: ["PluginKit"]),
-                    ],
-                    targets: [
-                        .target(name: "PluginABI"),
-                        .target(name: "PluginKit", dependencies: ["PluginABI"]),
-                    ]
-                )
-
-                """),
+            ("WidgetHostSDK/Package.swift", sdkPackage),
         ])
         files += try tree(sdk + "/Sources/PluginABI", as: "WidgetHostSDK/Sources/PluginABI")
         files += try tree(sdk + "/Sources/PluginKit", as: "WidgetHostSDK/Sources/PluginKit")

@@ -13,18 +13,9 @@
 #include <string.h>
 #include "widget_host/widget_host.h"
 
-WH_MANIFEST("{"
-    "\"abi\": \"1.0\", \"id\": \"org.example.abiwalk\", \"name\": \"ABI walk\", \"version\": \"1.0.0\","
-    "\"description\": \"Calls every service function with bad arguments.\","
-    "\"screens\": [{\"id\": \"main\", \"title\": \"Answers\", \"actions\": [\"walk\"]}],"
-    "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.clock/1\", \"widget-host.clock/2\", \"widget-host.config/1\","
-        " \"widget-host.store/1\", \"widget-host.http/1\", \"widget-host.http/2\", \"widget-host.http/3\", \"widget-host.bus/1\", \"widget-host.navigator/1\"],"
-        " \"optional\": [\"widget-host.future/8\"]},"
-    "\"topics\": {\"publish\": [\"walk.out\"], \"subscribe\": [\"walk.*\"]},"
-    "\"contracts\": {\"requires\": [\"org.example.walk/1\"]},"
-    "\"http\": {\"hosts\": [\"127.0.0.1\"]},"
-    "\"store\": {\"groups\": {\"walk\": \"read-write\"}}"
-"}")
+/* The manifest is abiwalk.widget.json beside this file: the test compiles with
+ * -Wa,-I,<this directory> (TestSupport.compileC), so .incbin finds it. */
+WH_MANIFEST_FILE("abiwalk.widget.json")
 
 struct wh_plugin {
     const wh_host *host;

@@ -19,17 +19,12 @@
 #include <string.h>
 #include "widget_host/widget_host.h"
 
+/* Each variant's manifest is a file beside this one, found by .incbin through
+ * the assembler's -I that TestSupport.compileC passes. */
 #ifdef PROVIDER
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.provider\", \"name\": \"Provider\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Provider\", \"actions\": []}],"
-            "\"contracts\": {\"provides\": [\"org.example.answer/1\", \"org.example.broken/1\", \"org.example.cycle/1\"],"
-            "               \"requires\": [\"org.example.self/1\"]}}")
+WH_MANIFEST_FILE("contracts.provider.widget.json")
 #else
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.consumer\", \"name\": \"Consumer\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Consumer\", \"actions\": [\"ask\", \"ask_thread\"]}],"
-            "\"contracts\": {\"provides\": [\"org.example.self/1\"],"
-            "               \"requires\": [\"org.example.answer/1\", \"org.example.broken/1\", \"org.example.cycle/1\","
-            "                              \"org.example.self/1\", \"org.example.missing/1\"]}}")
+WH_MANIFEST_FILE("contracts.consumer.widget.json")
 #endif
 
 typedef struct buffer {

@@ -6,11 +6,9 @@
 #include <cstdio>
 #include "widget_host/widget_host.h"
 
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.cxx\", \"name\": \"C++\", \"version\": \"1.0.0\","
-            "\"description\": \"A plugin in C++\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"C++\", \"actions\": [\"save\"]}],"
-            "\"services\": {\"required\": [\"widget-host.log/1\", \"widget-host.store/1\"], \"optional\": []},"
-            "\"store\": {\"groups\": {\"cxx\": \"read-write\"}}}")
+/* The manifest is cxx_plugin.widget.json beside this file: the test compiles with
+ * -Wa,-I,<this directory> (TestSupport.compileC), so .incbin finds it. */
+WH_MANIFEST_FILE("cxx_plugin.widget.json")
 
 struct wh_plugin {
     wh_log_ref log;

@@ -33,24 +33,18 @@
 #include <unistd.h>
 #include "widget_host/widget_host.h"
 
+/* Each variant's manifest is a file beside this one, found by .incbin through
+ * the assembler's -I that TestSupport.compileC passes. */
 #if defined(OUTLIVE_HOST)
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.outlive\", \"name\": \"Outlive\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Outlive\", \"actions\": []}]}")
+WH_MANIFEST_FILE("escapes.outlive.widget.json")
 #elif defined(FORGE_VALIDATION)
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.forger\", \"name\": \"Forger\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Forger\", \"actions\": []}]}")
+WH_MANIFEST_FILE("escapes.forger.widget.json")
 #elif defined(SLOW_PROVIDER) || defined(BAD_UTF8_PROVIDER)
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.slow\", \"name\": \"Slow\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Slow\", \"actions\": []}],"
-            "\"contracts\": {\"provides\": [\"org.example.slow/1\"]}}")
+WH_MANIFEST_FILE("escapes.slow.widget.json")
 #elif defined(READ_CONFIG)
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.checkout\", \"name\": \"Not Checkout\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Not Checkout\", \"actions\": []}],"
-            "\"services\": {\"required\": [\"widget-host.config/1\"]}}")
+WH_MANIFEST_FILE("escapes.not-checkout.widget.json")
 #elif defined(ASK_FOREVER) || defined(ASK_ONCE)
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.asker\", \"name\": \"Asker\", \"version\": \"1.0.0\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Asker\", \"actions\": []}],"
-            "\"contracts\": {\"requires\": [\"org.example.slow/1\"]}}")
+WH_MANIFEST_FILE("escapes.asker.widget.json")
 #else
 #error "build with one of the switches above"
 #endif

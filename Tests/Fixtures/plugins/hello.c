@@ -45,6 +45,10 @@
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
+/* Inline on purpose: PluginCorpusTests build broken and odd plugins from this
+ * file by -D (a bad id, another ABI, a disagreeing name), so the manifest is
+ * made of those macros; a file cannot be. ManifestFileTests builds it with
+ * MANIFEST_FILE to embed a file instead. */
 #ifdef MANIFEST_FILE
 WH_MANIFEST_FILE(MANIFEST_FILE)
 #else

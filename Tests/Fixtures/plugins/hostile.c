@@ -128,6 +128,8 @@
 #define SUBSCRIBES ""
 #endif
 
+/* Inline on purpose: each misbehaviour is a -D switch that also changes the
+ * manifest (PLUGIN_ID, the http grant, extra fields), which a fixed file cannot. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"" PLUGIN_ID "\","

@@ -6,9 +6,9 @@
 
 #include "widget_host/widget_host.h"
 
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.example.identity\", \"name\": \"Identity\", \"version\": \"2.1.0\","
-            "\"description\": \"Stated once\", \"screens\": [{\"id\": \"main\", \"title\": \"Main\", \"actions\": []},"
-            "{\"id\": \"more\", \"title\": \"More\", \"actions\": []}]}")
+/* The manifest is identity.widget.json beside this file: the test compiles with
+ * -Wa,-I,<this directory> (TestSupport.compileC), so .incbin finds it. */
+WH_MANIFEST_FILE("identity.widget.json")
 
 struct wh_plugin { int unused; };
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include "widget_host/widget_host.h"
 
-WH_MANIFEST("{\"abi\": \"1.0\", \"id\": \"org.bench.noop\", \"name\": \"No-op\", \"version\": \"1.0.0\","
-            "\"vendor\": \"WidgetHost\", \"description\": \"Does nothing, fast.\","
-            "\"screens\": [{\"id\": \"main\", \"title\": \"Main\", \"actions\": [\"tap\"]}]}")
+/* The manifest is noop.widget.json beside this file: the test compiles with
+ * -Wa,-I,<this directory> (TestSupport.compileC), so .incbin finds it. */
+WH_MANIFEST_FILE("noop.widget.json")
 
 struct wh_plugin { int unused; };
 

@@ -43,6 +43,8 @@
 #define STORE_GROUPS "\"shared\": \"read-write\", \"app\": \"read\", \"iso\": \"read-write\", \"missing\": \"read\""
 #endif
 
+/* Inline on purpose: the tests build variants by -D (PLUGIN_ID, EXTRA_REQUIRED, ...)
+ * that change what the manifest declares, which a fixed file cannot. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"" PLUGIN_ID "\","

@@ -63,6 +63,8 @@
 
 #define MANIFEST_SCREEN(id, title) "{\"id\": \"" id "\", \"title\": \"" title "\", \"actions\": [\"wave\", \"name\", \"pick\", \"crash\", \"tick\"]},"
 
+/* Inline on purpose: the screens come from the SCREENS list the code uses too,
+ * so the manifest and the code cannot disagree; a file would state them twice. */
 WH_MANIFEST("{"
     "\"abi\": \"1.0\","
     "\"id\": \"" PLUGIN_ID "\","

@@ -1,8 +1,8 @@
 /// An instant as a person in a time zone reads it: the local date and
 /// time, and the zone's name. Pure arithmetic on the offset the host gave,
 /// so it reads the same in both modes and in tests.
-public struct ZonedTime: Equatable, Sendable {
-    public struct Zone: Equatable, Sendable {
+public struct ZonedTime: Hashable, Sendable {
+    public struct Zone: Hashable, Sendable {
         /// Seconds east of UTC.
         public let offsetSeconds: Int
         /// "JST", "CEST"; empty when the host named none.
@@ -19,9 +19,13 @@ public struct ZonedTime: Equatable, Sendable {
         /// digits ("+0530", as some zones have).
         public var name: String {
             if !abbreviation.isEmpty, abbreviation.contains(where: \.isLetter) { return abbreviation }
-            let sign = offsetSeconds < 0 ? "-" : "+"
+            return "UTC" + offsetText
+        }
+
+        /// "+02:00", "-05:30", "+00:00": the offset as ISO 8601 writes it.
+        public var offsetText: String {
             let minutes = abs(offsetSeconds) / 60
-            return "UTC" + sign + Self.two(minutes / 60) + ":" + Self.two(minutes % 60)
+            return (offsetSeconds < 0 ? "-" : "+") + Self.two(minutes / 60) + ":" + Self.two(minutes % 60)
         }
 
         static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -33,6 +37,8 @@ public struct ZonedTime: Equatable, Sendable {
     public let localDays: Int
     public let year: Int, month: Int, day: Int
     public let hour: Int, minute: Int, second: Int
+    /// 0 for Sunday through 6 for Saturday.
+    public let weekday: Int
 
     public init(milliseconds: Int64, zone: Zone) {
         self.milliseconds = milliseconds
@@ -45,6 +51,15 @@ public struct ZonedTime: Equatable, Sendable {
         hour = secondOfDay / 3600
         minute = secondOfDay / 60 % 60
         second = secondOfDay % 60
+        weekday = Int((days % 7 + 7 + 4) % 7)   // 1970-01-01 was a Thursday
+    }
+
+    /// The instant of ISO 8601 text with its offset (`2026-06-10T08:05:00+02:00`)
+    /// in the zone the text wrote, which has no name; nil for anything
+    /// ISO8601.parse refuses, a time without an offset among them.
+    public init?(iso text: String) {
+        guard let instant = ISO8601.parse(text) else { return nil }
+        self.init(milliseconds: instant.milliseconds, zone: Zone(offsetSeconds: instant.offsetMinutes * 60, abbreviation: ""))
     }
 
     /// "2026-05-01".
@@ -57,4 +72,6 @@ public struct ZonedTime: Equatable, Sendable {
     public var dateTimeWithZone: String { "\(date) \(timeWithSeconds) \(zone.name)" }
     /// "2026-05-01 09:30 CEST".
     public var dateMinuteWithZone: String { "\(date) \(time) \(zone.name)" }
+    /// "2026-05-01T09:30:05+02:00": ISO 8601 in its own offset, to the second.
+    public var iso: String { "\(date)T\(timeWithSeconds)\(zone.offsetText)" }
 }

@@ -1,0 +1,184 @@
+import Foundation
+import Glibc
+import HostShim
+import Testing
+@testable import WidgetHostKit
+@testable import TestSupport
+
+/// The framed protocol between the host and an isolated plugin's process:
+/// what a well-formed frame looks like, and that every malformed or
+/// oversized one is refused, from either side.
+@Suite("Isolation: the frame protocol")
+struct IsolationProtocolTests {
+    private static let sample = Frame(.result, id: 7, fields: ["status": 0, "overflow": false], body: Array("{\"view\":1}".utf8))
+
+    @Test("a frame survives encoding and decoding, fields and raw body alike")
+    func roundTrip() throws {
+        var decoder = FrameDecoder()
+        decoder.append(Self.sample.encoded())
+        #expect(try decoder.next() == Self.sample)
+        #expect(try decoder.next() == nil)
+        #expect(decoder.pendingBytes == 0)
+    }
+
+    @Test("frames arriving a byte at a time, and several in one read, come out whole and in order")
+    func splitAndJoined() throws {
+        let frames = (1...3).map { Frame(.service, id: UInt32($0), fields: ["fn": "log", "message": .string(String(repeating: "x", count: $0 * 100))]) }
+        var decoder = FrameDecoder()
+        var decoded: [Frame] = []
+        for byte in frames[0].encoded() {
+            decoder.append([byte])
+            if let frame = try decoder.next() { decoded.append(frame) }
+        }
+        decoder.append(frames[1].encoded() + frames[2].encoded())
+        while let frame = try decoder.next() { decoded.append(frame) }
+        #expect(decoded == frames)
+    }
+
+    @Test("an oversized frame is refused from its header, before its payload arrives")
+    func oversizedHeader() {
+        var decoder = FrameDecoder(limit: 1024)
+        var header: [UInt8] = []
+        Frame.append(1025, to: &header)
+        header += [Frame.Kind.result.rawValue, 1, 0, 0, 0]
+        decoder.append(header)
+        #expect(throws: FrameError.tooLarge(announced: 1025, limit: 1024)) { try decoder.next() }
+    }
+
+    @Test("a frame exactly at the limit is accepted")
+    func atTheLimit() throws {
+        let body = [UInt8](repeating: 65, count: 1024 - 4 - 2)   // 4 for the fields' length, 2 for "{}"
+        var decoder = FrameDecoder(limit: 1024)
+        decoder.append(Frame(.reply, id: 1, body: body).encoded())
+        #expect(try decoder.next()?.body == body)
+    }
+
+    @Test("unknown kinds, fields that are not a JSON object and lengths that lie are refused", arguments: [
+        ("unknown kind", [2, 0, 0, 0, 99, 1, 0, 0, 0, 0, 0] as [UInt8], "unknown kind 99"),
+        ("payload shorter than its fields' length", [2, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0], "shorter than its own header"),
+        ("fields' length past the end", [6, 0, 0, 0, 3, 1, 0, 0, 0, 9, 0, 0, 0, 0x7B, 0x7D], "run past its end"),
+        ("fields not JSON", [6, 0, 0, 0, 3, 1, 0, 0, 0, 2, 0, 0, 0, 0x7B, 0x7B], "not JSON"),
+        ("fields not an object", [6, 0, 0, 0, 3, 1, 0, 0, 0, 2, 0, 0, 0, 0x5B, 0x5D], "not a JSON object"),
+    ])
+    func malformed(_ label: String, _ bytes: [UInt8], _ reason: String) {
+        var decoder = FrameDecoder()
+        decoder.append(bytes)
+        do {
+            _ = try decoder.next()
+            Issue.record("\(label) was accepted")
+        } catch {
+            #expect(error.description.contains(reason), "\(label): \(error)")
+        }
+    }
+
+    @Test("a frame over the limit is not sent at all")
+    func tooLargeToSend() throws {
+        let (host, child) = try Self.socketPair()
+        defer { host.close(); child.close() }
+        let frame = Frame(.call, id: 1, body: [UInt8](repeating: 0, count: Frame.maxPayloadBytes))
+        #expect(frame.isTooLarge)
+        #expect(host.send(frame) == .tooLarge)
+    }
+
+    @Test("frames cross a real socketpair intact")
+    func acrossASocket() throws {
+        let (host, child) = try Self.socketPair()
+        defer { host.close(); child.close() }
+        #expect(host.send(Self.sample, deadline: Clock.now + 5) == .sent)
+        var decoder = FrameDecoder()
+        #expect(child.receive(into: &decoder) == .received)
+        #expect(try decoder.next() == Self.sample)
+    }
+
+    @Test("sending to a peer that has gone is an error, not a SIGPIPE")
+    func peerGone() throws {
+        let (host, child) = try Self.socketPair()
+        defer { host.close() }
+        child.close()
+        #expect(host.send(Self.sample, deadline: Clock.now + 5) == .closed)
+        var decoder = FrameDecoder()
+        #expect(host.receive(into: &decoder) == .closed)
+    }
+
+    @Test("a peer that stops reading cannot hold the host past its deadline")
+    func peerStopsReading() throws {
+        let (host, child) = try Self.socketPair()
+        defer { host.close(); child.close() }
+        let big = Frame(.call, id: 1, body: [UInt8](repeating: 1, count: 8 << 20))
+        #expect(host.send(big, deadline: Clock.now + 0.2) == .timedOut)
+    }
+
+    @Test("every call the host makes reads back the same on the child's side, and a broken one is refused", arguments: [
+        ChildCall.load(manifest: ["id": "org.example.x"]), .create(manifest: .null), .render(screen: "main", params: "{\"id\":\"B-1\"}"),
+        .query("status"), .action("update", value: "250.00"), .action("wave", value: nil), .event(topic: "nav.changed", payload: "{}"),
+        .destroy,
+    ])
+    func childCallRoundTrip(_ call: ChildCall) throws {
+        var decoder = FrameDecoder()
+        decoder.append(Frame(.call, id: 3, fields: call.fields).encoded())
+        let frame = try #require(try decoder.next())
+        #expect(ChildCall(fields: frame.fields) == call)
+        #expect(frame.fields["call"]?.string == call.name.rawValue)
+    }
+
+    @Test("a call the child does not know, or one missing its argument, decodes to nothing")
+    func childCallRefused() {
+        #expect(ChildCall(fields: ["call": "format-disk"]) == nil)
+        #expect(ChildCall(fields: ["call": "render"]) == nil)
+        #expect(ChildCall(fields: ["call": "action", "value": "x"]) == nil)
+        #expect(ChildCall(fields: ["screen": "main"]) == nil)
+    }
+
+    private static func socketPair() throws -> (FrameSocket, FrameSocket) {
+        var fds: [Int32] = [-1, -1]
+        guard wh_shim_socketpair_cloexec(&fds) == 0 else { throw TestSupport.Failure("socketpair: \(errno)") }
+        return (FrameSocket(fd: fds[0], nonBlocking: true), FrameSocket(fd: fds[1], nonBlocking: true))
+    }
+}
+
+/// What reports from the child say, and how the host words a plugin's end.
+@Suite("Isolation: stop reasons")
+struct IsolationStopReasonTests {
+    private let settings = IsolationSettings()
+
+    @Test("a violation report is the reason, whatever the signal")
+    func violationWins() {
+        let report = ChildReport(text: "violation tried to open a network socket (socket(AF_INET, SOCK_STREAM))\n")
+        #expect(StopReason.describe(.exited(159), report: report, call: "render", fatalError: nil, settings: settings)
+            == "tried to open a network socket (socket(AF_INET, SOCK_STREAM))")
+    }
+
+    @Test("a crash after a failed allocation is out of memory")
+    func outOfMemory() {
+        let report = ChildReport(text: "crash 11 0x0 \(ENOMEM)\n")
+        #expect(StopReason.describe(.signaled(SIGSEGV), report: report, call: "render", fatalError: nil, settings: settings)
+            == "out of memory during render: an allocation failed against the 1024 MiB limit, then SIGSEGV")
+    }
+
+    @Test("signals and exits are named, with the call in flight", arguments: [
+        (ChildProcess.Termination.signaled(SIGSEGV), "render" as String?, "SIGSEGV during render"),
+        (.signaled(SIGABRT), "action", "SIGABRT during action"),
+        (.signaled(SIGSEGV), nil, "SIGSEGV"),
+        (.exited(0), "render", "exited with status 0 during render"),
+        (.exited(3), nil, "exited with status 3"),
+        (.signaled(SIGXCPU), nil, "used up its 120 s of CPU time (SIGXCPU)"),
+    ])
+    func named(_ termination: ChildProcess.Termination, _ call: String?, _ expected: String) {
+        #expect(StopReason.describe(termination, report: ChildReport(text: ""), call: call, fatalError: nil, settings: settings) == expected)
+    }
+
+    @Test("a Swift runtime's fatal error is quoted with the signal")
+    func fatalErrorLine() {
+        let output = "some output\nPlugin/Widget.swift:12: Fatal error: Index out of range\n"
+        let line = StopReason.fatalError(in: output)
+        #expect(line == "Fatal error: Index out of range")
+        #expect(StopReason.describe(.signaled(SIGILL), report: ChildReport(text: ""), call: "render", fatalError: line, settings: settings)
+            == "SIGILL during render (Fatal error: Index out of range)")
+    }
+
+    @Test("garbage in the report pipe is ignored, not trusted")
+    func garbageReport() {
+        let report = ChildReport(text: "crash eleven\nnonsense\ncrash 11\n")
+        #expect(report == ChildReport(text: ""))
+    }
+}

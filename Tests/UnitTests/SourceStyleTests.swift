@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import TestSupport
+
+/// The line length `.swift-format` states is the one the code keeps: a
+/// check in the suite, since the formatter is not run over the tree.
+@Suite("Source style")
+struct SourceStyleTests {
+    @Test("no Swift line in Sources, Plugins or Tests is longer than .swift-format's lineLength")
+    func lineLength() throws {
+        let root = TestSupport.packageRoot
+        let configuration = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/.swift-format")))
+        let limit = try #require((configuration as? [String: Any])?["lineLength"] as? Int, ".swift-format states no lineLength")
+        var checked = 0
+        var long: [String] = []
+        for folder in ["Sources", "Plugins", "Tests"] {
+            let enumerator = FileManager.default.enumerator(atPath: root + "/" + folder)
+            while let path = enumerator?.nextObject() as? String {
+                guard path.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOfFile: root + "/" + folder + "/" + path, encoding: .utf8)
+                checked += 1
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.count > limit {
+                    long.append("\(folder)/\(path):\(index + 1): \(line.count) characters")
+                }
+            }
+        }
+        #expect(checked > 100, "found only \(checked) Swift files under \(root)")
+        #expect(long.isEmpty, "lines over \(limit) characters:\n\(long.joined(separator: "\n"))")
+    }
+}
