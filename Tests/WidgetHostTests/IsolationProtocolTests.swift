@@ -159,7 +159,10 @@ struct IsolationStopReasonTests {
         (.signaled(SIGABRT), "action", "SIGABRT during action"),
         (.signaled(SIGSEGV), nil, "SIGSEGV"),
         (.exited(0), "render", "exited with status 0 during render"),
-        (.exited(3), nil, "exited with status 3"),
+        (.exited(PluginProcess.cageRefusedStatus), nil,
+         "could not enter its cage (its memory and CPU limits or its data directory were refused), before any plugin code ran"),
+        (.exited(PluginProcess.cageRefusedStatus), "render", "exited with status 3 during render"),
+        (.exited(4), nil, "exited with status 4"),
         (.signaled(SIGXCPU), nil, "used up its 120 s of CPU time (SIGXCPU)"),
     ])
     func named(_ termination: ChildProcess.Termination, _ call: String?, _ expected: String) {

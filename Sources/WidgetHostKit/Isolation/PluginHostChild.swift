@@ -27,7 +27,7 @@ public enum PluginHostChild {
         let cpu = UInt64(arguments.value("--cpu-seconds") ?? "") ?? 0
         _ = wh_shim_close_from(PluginProcess.reportDescriptor + 1)
         guard let cage = ChildCage.enter(data: data, plugin: path, memoryMiB: memory, cpuSeconds: cpu,
-                                         report: PluginProcess.reportDescriptor) else { return 3 }
+                                         report: PluginProcess.reportDescriptor) else { return PluginProcess.cageRefusedStatus }
 
         let link = ChildLink(fd: PluginProcess.socketDescriptor)
         ChildLink.shared = link
