@@ -38,7 +38,7 @@ struct ServiceParityTests {
     func sameAnswersInBothModes() throws {
         func walk(_ instance: any WidgetInstance) throws -> [JSONValue] {
             try instance.handle(action: "walk", value: nil)
-            let rendered = try JSONParser.parse(Array(try instance.render(screen: "main", params: "{}")))
+            let rendered = try JSONParser.parse(Array(try instance.render(screen: "main", params: [:])))
             return try #require(rendered["calls"]?.array)
         }
         var config = HostConfig.empty
@@ -115,11 +115,11 @@ struct ServiceParityTests {
         let loaded = try Loader.load(path: path, manifest: candidate.manifest!, serviceIDs: runtime.serviceIDs)
         let local = try PluginInstance(plugin: loaded, runtime: runtime)
         try local.handle(action: "service", value: future.id)
-        #expect(try JSONParser.parse(Array(try local.render(screen: "main", params: "{}")))["found"] == .bool(true))
+        #expect(try JSONParser.parse(Array(try local.render(screen: "main", params: [:])))["found"] == .bool(true))
 
         let isolated = try home.launcher().launch(candidate, runtime)
         try isolated.handle(action: "service", value: future.id)
-        #expect(try JSONParser.parse(Array(try isolated.render(screen: "main", params: "{}")))["found"] == .bool(false))
+        #expect(try JSONParser.parse(Array(try isolated.render(screen: "main", params: [:])))["found"] == .bool(false))
         #expect(recorder.recorded.contains { $0.contains("asked for service widget-host.future/8, which the host has but cannot forward") },
                 "\(recorder.recorded)")
     }

@@ -66,7 +66,8 @@ public enum PluginHostChild {
                 case let .render(screen, params):
                     guard let plugin, let handle else { link.answer(call, failed); continue }
                     let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-                    let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, params, out) }
+                    let text = params.serialized
+                    let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, text, out) }
                     link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
                                 body: buffer.overflowed ? [] : buffer.bytes)
                 case let .query(id):

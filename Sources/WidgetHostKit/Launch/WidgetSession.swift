@@ -166,12 +166,12 @@ public final class WidgetSession {
     /// an error panel, never a crash of the host.
     public func render() -> RenderedScreen? {
         guard let entry = current else { return nil }
-        return render(entry.plugin, screen: entry.screen, params: entry.params.serialized)
+        return render(entry.plugin, screen: entry.screen, params: entry.params)
     }
 
     /// Renders any screen of a plugin, the navigator's stack aside: what a
     /// dashboard card shows.
-    public func render(_ plugin: PluginID, screen: String, params: String) -> RenderedScreen {
+    public func render(_ plugin: PluginID, screen: String, params: JSONValue) -> RenderedScreen {
         let entry = (plugin: plugin, screen: screen)
         let title = manifest(entry.plugin)?.screens.first { $0.id == entry.screen }?.title ?? entry.screen
         let view: Result<ViewScreen, RenderFailure>

@@ -52,9 +52,10 @@ public final class PluginInstance: WidgetInstance {
     }
 
     /// The view description the plugin writes for `screen`.
-    public func render(screen: String, params: String = "{}") throws(CallError) -> [UInt8] {
+    public func render(screen: String, params: JSONValue = [:]) throws(CallError) -> [UInt8] {
         let render = plugin.descriptor.render!
-        return try written("render") { output in render(handle, screen, params, output) }
+        let text = params.serialized
+        return try written("render") { output in render(handle, screen, text, output) }
     }
 
     /// A plugin built without `query` (NULL, or a 1.0 descriptor too short
