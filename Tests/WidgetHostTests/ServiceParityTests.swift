@@ -70,7 +70,7 @@ struct ServiceParityTests {
             inProcess.first { $0["call"]?.string == call }?["result"]?.int64
         }
         #expect(answer("nav->push(h, NULL)") == Int64(WH_NAV_MALFORMED_LINK))
-        #expect(answer("wh_use_contract(h, \"org.example.undeclared/1\") != NULL") == 0)
+        #expect(answer("wh_use_contract(h, \"org.example.undeclared/1\").table != NULL") == 0)
         #expect(answer("contract->ask(h, NULL, &refusing)") == Int64(WH_CONTRACT_FAILED))
         #expect(answer("contract->ask(h, contract, &refusing)") == Int64(WH_CONTRACT_TOO_LARGE))
         #expect(answer("contract->ask(h, contract, out) wrote 16") == Int64(WH_CONTRACT_OK))
