@@ -77,7 +77,7 @@ enum InstructionOperations {
         // the host's side of a render and of an action.
         "isorender": {
             let instance = try isolatedNoop()
-            return { _ = try? instance.render(screen: "main", params: "{}") }
+            return { _ = try? instance.render(screen: "main", params: [:]) }
         },
         "isoaction": {
             let instance = try isolatedNoop()
@@ -151,7 +151,7 @@ enum InstructionOperations {
         let launcher = IsolatedLauncher(executable: host, settings: settings,
                                         environment: ProcessInfo.processInfo.environment)
         let instance = try launcher.launch(Discovery(availableServices: runtime.serviceIDs).inspect(path: path), runtime)
-        _ = try instance.render(screen: "main", params: "{}")
+        _ = try instance.render(screen: "main", params: [:])
         return instance
     }
 }

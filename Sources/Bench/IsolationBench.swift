@@ -43,11 +43,11 @@ func isolationBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement
     let peer = try PingPong(request: request, reply: reply)
     defer { peer.stop() }
     var floors: [Double] = [], renders: [Double] = [], actions: [Double] = []
-    _ = try? isolated.render(screen: "main", params: "{}")
+    _ = try? isolated.render(screen: "main", params: [:])
     peer.bounce()
     for _ in 0..<effort.samples {
         floors.append(batch(n) { peer.bounce() })
-        renders.append(batch(n) { _ = try? isolated.render(screen: "main", params: "{}") })
+        renders.append(batch(n) { _ = try? isolated.render(screen: "main", params: [:]) })
         actions.append(batch(n) { try? isolated.handle(action: "tap", value: nil) })
     }
     let floor = Measure.median(floors), render = Measure.median(renders), action = Measure.median(actions)

@@ -107,9 +107,10 @@ struct CHeaderTests {
         for (name, text) in services {
             let service = String(name.dropFirst("services/".count).dropLast(2))
             #expect(text.contains("how a service grows is the growth rule in version.h"), "\(name) does not point to the growth rule")
-            // A contract's table is asked for by the contract's id, which the plugin chooses.
-            #expect(text.contains("WH_SERVICE_REF(\(service),") || text.contains("wh_use_\(service)(const wh_host *host, const char *id)"),
-                    "\(name) has no wh_use_\(service)")
+            // A contract's table is asked for by the contract's id, which the plugin chooses: the same ref, its own wh_use.
+            let namedByPlugin = "wh_\(service)_ref wh_use_\(service)(const wh_host *host, const char *id)"
+            #expect(text.contains("WH_SERVICE_REF(\(service),") || (text.contains("WH_SERVICE_REF_TYPE(\(service),") && text.contains(namedByPlugin)),
+                    "\(name) has no wh_\(service)_ref and wh_use_\(service)")
             for (declaration, _) in Self.functionPointers(text) {
                 let function = try #require(declaration.firstMatch(of: /\(\*(\w+)\)/)?.output.1)
                 let wrapper = function == service ? "wh_\(service)(" : "wh_\(service)_\(function)("

@@ -281,10 +281,10 @@ struct CryptoPluginTests {
             #expect(market.requests(path) == 1, "\(path)")
         }
         #expect(market.server.requests.contains { $0.target == CryptoMarket.krakenPath + "?pair=XBTUSD" })
-        // The navigation went over the bus: the widget's push, then the navigator's change.
+        // The host opened the first screen by a direct call (only its change is heard); the widget's push went over the bus.
         let navigation = screen.events.filter { $0.topic.hasPrefix("nav.") }
-        #expect(navigation.map(\.topic) == ["nav.root", "nav.changed", "nav.push", "nav.changed"], "\(screen.run.stderr)")
-        #expect(navigation.dropFirst(2).first?.payload["screen"]?.string == "exchanges")
+        #expect(navigation.map(\.topic) == ["nav.changed", "nav.push", "nav.changed"], "\(screen.run.stderr)")
+        #expect(navigation.dropFirst(1).first?.payload["screen"]?.string == "exchanges")
     }
 
     @Test("Back returns to the price, which is still shown and not fetched again")
@@ -295,7 +295,10 @@ struct CryptoPluginTests {
         #expect(screen.stack == ["price"])
         #expect(screen.price == "$43,210.55", "\(screen)")
         #expect(market.requests(CryptoMarket.pricePath) == 1)
-        #expect(screen.events.map(\.topic).contains("nav.pop"))
+        // Back is the host's own move: a direct call, heard on the bus only as the change back to the price.
+        let navigation = screen.events.filter { $0.topic.hasPrefix("nav.") }
+        #expect(!navigation.contains { $0.topic == "nav.pop" }, "\(screen.run.stderr)")
+        #expect(navigation.last?.topic == "nav.changed" && navigation.last?.payload["screen"]?.string == "price", "\(screen.run.stderr)")
     }
 
     @Test("selecting an exchange opens its details: price, spread against each other exchange, and source")

@@ -12,9 +12,13 @@ struct FirstRunTests {
     struct Offline {
         let home: String
         let proxy: LoopbackHTTPServer
+        /// A private home whose only way out is the refusing proxy.
         var environment: [String: String] {
-            ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
-             "http_proxy": proxy.url(""), "https_proxy": proxy.url(""), "HTTP_PROXY": proxy.url(""), "HTTPS_PROXY": proxy.url(""), "NO_COLOR": "1"]
+            let proxy = proxy.url("")
+            return SpawnedProcess.hostEnvironment(home: home, [
+                "XDG_STATE_HOME": home + "/state", "http_proxy": proxy, "https_proxy": proxy, "HTTP_PROXY": proxy, "HTTPS_PROXY": proxy,
+                "NO_COLOR": "1",
+            ])
         }
 
         init() throws {

@@ -76,11 +76,11 @@ struct IsolationEquivalenceTests {
                 } catch {
                     transcript.append("\(action): \(error)")
                 }
-                transcript.append(String(decoding: try instance.render(screen: "main", params: "{}"), as: UTF8.self))
+                transcript.append(String(decoding: try instance.render(screen: "main", params: [:]), as: UTF8.self))
             }
             try runtime.resolve(Bus.self).publish("feed.prices", payload: "{\"btc\":1}")
             instance.pump()
-            transcript.append(String(decoding: try instance.render(screen: "events", params: "{}"), as: UTF8.self))
+            transcript.append(String(decoding: try instance.render(screen: "events", params: [:]), as: UTF8.self))
             return transcript
         }
         var config = HostConfig.empty

@@ -69,7 +69,7 @@ struct OutOfTreeSwiftPluginTests {
         // Nor does the host's refresh reach `handle`: it goes to the widget's refresh hook, which it left as is.
         #expect(throws: WidgetCallError.status(WH_UNKNOWN_ACTION.rawValue)) { try alpha.handle(action: WH_ACTION_REFRESH, value: "main") }
         #expect(try Self.text(alpha) == "Alpha on sdk 1: 2")
-        #expect(throws: WidgetCallError.status(WH_UNKNOWN_SCREEN.rawValue)) { _ = try alpha.render(screen: "other", params: "{}") }
+        #expect(throws: WidgetCallError.status(WH_UNKNOWN_SCREEN.rawValue)) { _ = try alpha.render(screen: "other", params: [:]) }
     }
 
     @Test("each image holds the SDK under its own module name, never as PluginKit")
@@ -84,7 +84,7 @@ struct OutOfTreeSwiftPluginTests {
 
     /// The one text node of the widget's main screen.
     static func text(_ instance: any WidgetInstance) throws -> String? {
-        let node = try ViewDescription.parse(try instance.render(screen: "main", params: "{}")).root
+        let node = try ViewDescription.parse(try instance.render(screen: "main", params: [:])).root
         guard case let .text(text, _, _) = node else { return nil }
         return text
     }

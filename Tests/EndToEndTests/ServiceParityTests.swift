@@ -39,7 +39,7 @@ struct ServiceParityTests {
     func sameAnswersInBothModes() throws {
         func walk(_ instance: any WidgetInstance) throws -> [JSONValue] {
             try instance.handle(action: "walk", value: nil)
-            let rendered = try JSONParser.parse(Array(try instance.render(screen: "main", params: "{}")))
+            let rendered = try JSONParser.parse(Array(try instance.render(screen: "main", params: [:])))
             return try #require(rendered["calls"]?.array)
         }
         var config = HostConfig.empty
@@ -71,7 +71,7 @@ struct ServiceParityTests {
             inProcess.first { $0["call"]?.string == call }?["result"]?.int64
         }
         #expect(answer("nav->push(h, NULL)") == Int64(WH_NAV_MALFORMED_LINK))
-        #expect(answer("wh_use_contract(h, \"org.example.undeclared/1\") != NULL") == 0)
+        #expect(answer("wh_use_contract(h, \"org.example.undeclared/1\").table != NULL") == 0)
         #expect(answer("contract->ask(h, NULL, &refusing)") == Int64(WH_CONTRACT_FAILED))
         #expect(answer("contract->ask(h, contract, &refusing)") == Int64(WH_CONTRACT_TOO_LARGE))
         #expect(answer("contract->ask(h, contract, out) wrote 16") == Int64(WH_CONTRACT_OK))
@@ -116,11 +116,11 @@ struct ServiceParityTests {
         let loaded = try Loader.load(path: path, manifest: candidate.manifest!, serviceIDs: runtime.serviceIDs)
         let local = try PluginInstance(plugin: loaded, runtime: runtime)
         try local.handle(action: "service", value: future.id)
-        #expect(try JSONParser.parse(Array(try local.render(screen: "main", params: "{}")))["found"] == .bool(true))
+        #expect(try JSONParser.parse(Array(try local.render(screen: "main", params: [:])))["found"] == .bool(true))
 
         let isolated = try home.launcher().launch(candidate, runtime)
         try isolated.handle(action: "service", value: future.id)
-        #expect(try JSONParser.parse(Array(try isolated.render(screen: "main", params: "{}")))["found"] == .bool(false))
+        #expect(try JSONParser.parse(Array(try isolated.render(screen: "main", params: [:])))["found"] == .bool(false))
         #expect(recorder.recorded.contains { $0.contains("asked for service widget-host.future/8, which the host has but cannot forward") },
                 "\(recorder.recorded)")
     }

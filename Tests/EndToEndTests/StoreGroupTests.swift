@@ -47,7 +47,7 @@ struct StoreGroupTests {
 
         func act(_ action: String, _ value: String) throws -> JSONValue {
             try instance.handle(action: action, value: value)
-            return try JSONParser.parse(Array(try instance.render(screen: "main", params: "{}")))
+            return try JSONParser.parse(Array(try instance.render(screen: "main", params: [:])))
         }
 
         /// Each victim's bytes, inode and modification time.
@@ -109,7 +109,7 @@ struct StoreGroupTests {
         var keys: [String] = []
         #expect(Kit.eventually {
             attack.instance.pump()
-            let events = (try? JSONParser.parse(Array((try? attack.instance.render(screen: "events", params: "{}")) ?? [])))?["events"]?.array ?? []
+            let events = (try? JSONParser.parse(Array((try? attack.instance.render(screen: "events", params: [:])) ?? [])))?["events"]?.array ?? []
             keys = events.compactMap { $0["payload"]?["key"]?.string }
             return keys.contains("mine.note")
         }, "\(keys)")

@@ -189,11 +189,13 @@ struct TerminalRendererTests {
         #expect(Array(lines.dropFirst()) == (1...11).map { "[\($0)] Action \($0)" })
     }
 
-    @Test("the numbers follow the same reading order as the screen's actions, through stacks and sections")
+    @Test("the walk that draws the numbers yields what each chooses, in the order of the screen's actions, through stacks and sections")
     func numberingMatchesActions() throws {
-        let output = TerminalRenderer(width: 80, color: false).render(Self.everyKind, title: "All")
+        let layout = TerminalRenderer(width: 80, color: false).layout(Self.everyKind, title: "All")
+        let output = layout.text
         let lines = RenderedBox.contents(output)
-        let actions = Self.everyKind.actions
+        let actions = layout.actions
+        #expect(actions == Self.everyKind.actions)
         #expect(actions.map(\.title) == ["Wave", "Name", "Alpha", "Beta", "About Hello"])
         var previous = -1
         for (index, action) in actions.enumerated() {
@@ -201,6 +203,19 @@ struct TerminalRendererTests {
             #expect(line > previous)
             previous = line
         }
+    }
+
+    @Test("a drawn action's title is the one shown, made safe for the terminal and ASCII when asked; its id and value are the widget's own")
+    func drawnActionsAreShownSafely() throws {
+        let screen = Node.stack(axis: .vertical, children: [
+            .button(title: "Pay\u{1B}[2J now \u{2192}", action: "pay\u{2192}", value: "caf\u{E9}"),
+            .list(action: "open", rows: [.init(id: "r\u{E9}", title: "Row \u{E9}", detail: nil, badge: nil)]),
+        ])
+        let actions = TerminalRenderer(width: 60, color: false, ascii: true).layout(screen, title: "Safe").actions
+        #expect(actions.map(\.action) == ["pay\u{2192}", "open"] && actions.map(\.value) == ["caf\u{E9}", "r\u{E9}"])
+        #expect(actions.allSatisfy { $0.title.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 } }, "\(actions)")
+        #expect(screen.actions.first?.title.contains("\u{1B}") == true, "the raw tree keeps the widget's text; only the drawn one is made safe")
+        #expect(TerminalRenderer(width: 12, color: false).layout(screen, title: "Safe").actions.isEmpty, "no numbers shown, none to choose")
     }
 
     // MARK: Width

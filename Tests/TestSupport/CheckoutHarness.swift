@@ -51,7 +51,7 @@ final class CheckoutHarness {
 
     /// The checkout screen, parsed.
     func screen(params: JSONValue = .object([])) throws -> CheckoutScreen {
-        let bytes = try instance.render(screen: "checkout", params: params.serialized)
+        let bytes = try instance.render(screen: "checkout", params: params)
         let view = try JSONParser.parse(bytes)
         #expect(view["view"] == 1)
         return CheckoutScreen(root: try #require(view["root"]))

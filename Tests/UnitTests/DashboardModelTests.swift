@@ -20,10 +20,10 @@ struct DashboardModelTests {
 
     @Test("a card asks for its size when the widget designs it, the nearest smaller one else, and nothing from a widget with no sizes")
     func renderParameters() {
-        #expect(Dashboard.params(for: .medium, offered: [.small, .medium]) == (#"{"widget-host.size":"medium"}"#, false))
-        #expect(Dashboard.params(for: .large, offered: [.small, .medium]) == (#"{"widget-host.size":"medium"}"#, false))
-        #expect(Dashboard.params(for: .small, offered: [.medium]) == (#"{"widget-host.size":"medium"}"#, false))
-        #expect(Dashboard.params(for: .medium, offered: []) == ("{}", true))
+        #expect(Dashboard.params(for: .medium, offered: [.small, .medium]) == (["widget-host.size": "medium"], false))
+        #expect(Dashboard.params(for: .large, offered: [.small, .medium]) == (["widget-host.size": "medium"], false))
+        #expect(Dashboard.params(for: .small, offered: [.medium]) == (["widget-host.size": "medium"], false))
+        #expect(Dashboard.params(for: .medium, offered: []) == ([:], true))
     }
 
     @Test("the grid: four columns at 120, fewer when narrower, one under 40; cards fill row by row and never pass the edge")

@@ -109,7 +109,7 @@ struct IsolationProtocolTests {
     }
 
     @Test("every call the host makes reads back the same on the child's side, and a broken one is refused", arguments: [
-        ChildCall.load(manifest: ["id": "org.example.x"]), .create(manifest: .null), .render(screen: "main", params: "{\"id\":\"B-1\"}"),
+        ChildCall.load(manifest: ["id": "org.example.x"]), .create(manifest: .null), .render(screen: "main", params: ["id": "B-1"]),
         .query("status"), .action("update", value: "250.00"), .action("wave", value: nil), .event(topic: "nav.changed", payload: "{}"),
         .destroy,
     ])
@@ -127,6 +127,16 @@ struct IsolationProtocolTests {
         #expect(ChildCall(fields: ["call": "render"]) == nil)
         #expect(ChildCall(fields: ["call": "action", "value": "x"]) == nil)
         #expect(ChildCall(fields: ["screen": "main"]) == nil)
+        // Screen parameters are an object on the wire, never JSON text inside a string.
+        #expect(ChildCall(fields: ["call": "render", "screen": "main", "params": "{\"id\":\"B-1\"}"]) == nil)
+        #expect(ChildCall(fields: ["call": "render", "screen": "main", "params": ["B-1"]]) == nil)
+    }
+
+    @Test("a render's parameters travel as a JSON object, and none is an empty one")
+    func renderParamsAreAnObject() throws {
+        let fields = ChildCall.render(screen: "detail", params: ["id": "B-1"]).fields
+        #expect(fields["params"]?["id"]?.string == "B-1")
+        #expect(ChildCall(fields: ["call": "render", "screen": "main"]) == .render(screen: "main", params: [:]))
     }
 
     private static func socketPair() throws -> (FrameSocket, FrameSocket) {
@@ -160,7 +170,10 @@ struct IsolationStopReasonTests {
         (.signaled(SIGABRT), "action", "SIGABRT during action"),
         (.signaled(SIGSEGV), nil, "SIGSEGV"),
         (.exited(0), "render", "exited with status 0 during render"),
-        (.exited(3), nil, "exited with status 3"),
+        (.exited(PluginProcess.cageRefusedStatus), nil,
+         "could not enter its cage (its memory and CPU limits or its data directory were refused), before any plugin code ran"),
+        (.exited(PluginProcess.cageRefusedStatus), "render", "exited with status 3 during render"),
+        (.exited(4), nil, "exited with status 4"),
         (.signaled(SIGXCPU), nil, "used up its 120 s of CPU time (SIGXCPU)"),
     ])
     func named(_ termination: ChildProcess.Termination, _ call: String?, _ expected: String) {

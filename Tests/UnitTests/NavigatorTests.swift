@@ -45,15 +45,20 @@ private final class NavigationHarness: Sendable {
 
 @Suite("Navigator")
 struct NavigatorTests {
-    @Test("the host's requests travel as values: a resolved screen is taken as it is, a plugin's parsed link is resolved, neither is parsed back")
-    func requestsAsValues() throws {
+    @Test("the host moves the stack by direct call and hears why not; a plugin's parsed link travels as a value, never parsed back")
+    func directMovesAndValues() throws {
         let nav = try NavigationHarness.standard()
-        // Payloads the navigator would refuse if it read them: it must not.
         let entry = NavigationEntry(plugin: try PluginID("org.widgethost.trips"), screen: "detail", params: ["id": "7"])
-        nav.bus.enqueue(BusEvent(topic: "nav.root", payload: "{}", value: entry))
-        #expect(nav.bus.waitUntilIdle())
+        try nav.navigator.apply(.root(entry))
         #expect(nav.stack == ["org.widgethost.trips/detail"])
         #expect(nav.navigator.top?.params == ["id": "7"])
+        #expect(nav.bus.waitUntilIdle())
+        #expect(nav.changed.value.last?["screen"] == "detail")
+        // A refused direct move throws, changes nothing, and publishes no nav.error: its caller has the reason.
+        #expect(throws: NavigationError("cannot pop the last screen")) { try nav.navigator.apply(.pop) }
+        #expect(nav.bus.waitUntilIdle())
+        #expect(nav.stack == ["org.widgethost.trips/detail"] && nav.changed.value.count == 1 && nav.errors.value.isEmpty)
+        // A payload the navigator would refuse if it read it: it must not.
         nav.bus.enqueue(BusEvent(topic: "nav.push", payload: "not JSON", value: NavigationTarget(plugin: "checkout", screen: "pay")))
         #expect(nav.bus.waitUntilIdle())
         #expect(nav.stack == ["org.widgethost.trips/detail", "org.widgethost.checkout/pay"])

@@ -58,10 +58,10 @@ public final class Dashboard {
     /// The render parameters of a card: its size when the widget designs
     /// one (the largest it offers that fits, else its smallest), none when
     /// it designs none and its first screen is cut to the card.
-    static func params(for size: CardSize, offered: [CardSize]) -> (params: String, cut: Bool) {
-        guard !offered.isEmpty else { return ("{}", true) }
+    static func params(for size: CardSize, offered: [CardSize]) -> (params: JSONValue, cut: Bool) {
+        guard !offered.isEmpty else { return ([:], true) }
         let chosen = offered.filter { $0 <= size }.max() ?? offered.min()!
-        return (JSONValue.object([(CardSize.parameter, .string(chosen.rawValue))]).serialized, false)
+        return (.object([(CardSize.parameter, .string(chosen.rawValue))]), false)
     }
 
     /// Renders card `index` now (unless it waits for a restart).

@@ -56,9 +56,9 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         return instance
     }
 
-    func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
+    func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
         guard calls.enabled else { return try onQueue { () throws(WidgetCallError) in try widget().render(screen: screen, params: params) } }
-        let key = screen + "\u{0}" + params
+        let key = screen + "\u{0}" + params.serialized
         let now = Clock.now
         let (answer, startNow, since): (Result<[UInt8], WidgetCallError>?, Bool, Double) = state.withLock { state in
             if let answer = state.answers.removeValue(forKey: key) { return (answer, false, now) }

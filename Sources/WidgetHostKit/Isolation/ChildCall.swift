@@ -7,7 +7,8 @@ enum ChildCall: Equatable {
     case load(manifest: JSONValue)
     /// The handshake if not yet made, then the plugin's `create`.
     case create(manifest: JSONValue)
-    case render(screen: String, params: String)
+    /// `params` is the screen's parameters, a JSON object (plugin.h).
+    case render(screen: String, params: JSONValue)
     case query(String)
     case action(String, value: String?)
     case event(topic: String, payload: String)
@@ -30,7 +31,7 @@ enum ChildCall: Equatable {
     var fields: JSONValue {
         let arguments: [(String, JSONValue)] = switch self {
         case let .load(manifest), let .create(manifest): [("manifest", manifest)]
-        case let .render(screen, params): [("screen", .string(screen)), ("params", .string(params))]
+        case let .render(screen, params): [("screen", .string(screen)), ("params", params)]
         case let .query(id): [("query", .string(id))]
         case let .action(action, value): [("action", .string(action)), ("value", .optional(value))]
         case let .event(topic, payload): [("topic", .string(topic)), ("payload", .string(payload))]
@@ -47,8 +48,8 @@ enum ChildCall: Equatable {
         case .load: self = .load(manifest: fields["manifest"] ?? .null)
         case .create: self = .create(manifest: fields["manifest"] ?? .null)
         case .render:
-            guard let screen = text("screen") else { return nil }
-            self = .render(screen: screen, params: text("params") ?? "{}")
+            guard let screen = text("screen"), case let params = fields["params"] ?? [:], case .object = params else { return nil }
+            self = .render(screen: screen, params: params)
         case .query:
             guard let id = text("query") else { return nil }
             self = .query(id)

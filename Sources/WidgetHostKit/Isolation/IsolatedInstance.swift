@@ -75,7 +75,7 @@ public final class IsolatedInstance: WidgetInstance {
     /// The sandbox the child applied, as it reported it.
     public var sandbox: JSONValue? { connection.sandbox }
 
-    public func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
+    public func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
         let answer = try connection.call(.render(screen: screen, params: params))
         if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
         try check(answer)

@@ -27,7 +27,7 @@ public enum PluginHostChild {
         let cpu = UInt64(arguments.value("--cpu-seconds") ?? "") ?? 0
         _ = wh_shim_close_from(PluginProcess.reportDescriptor + 1)
         guard let cage = ChildCage.enter(data: data, plugin: path, memoryMiB: memory, cpuSeconds: cpu,
-                                         report: PluginProcess.reportDescriptor) else { return 3 }
+                                         report: PluginProcess.reportDescriptor) else { return PluginProcess.cageRefusedStatus }
 
         let link = ChildLink(fd: PluginProcess.socketDescriptor)
         ChildLink.shared = link
@@ -66,7 +66,8 @@ public enum PluginHostChild {
                 case let .render(screen, params):
                     guard let plugin, let handle else { link.answer(call, failed); continue }
                     let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-                    let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, params, out) }
+                    let text = params.serialized
+                    let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, text, out) }
                     link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
                                 body: buffer.overflowed ? [] : buffer.bytes)
                 case let .query(id):

@@ -49,6 +49,8 @@ enum StopReason {
         case let .signaled(signal):
             let name = ChildProcess.Termination.signalName(signal)
             return name + during + (fatalError.map { " (\($0))" } ?? "")
+        case .exited(PluginProcess.cageRefusedStatus) where call == nil:
+            return "could not enter its cage (its memory and CPU limits or its data directory were refused), before any plugin code ran"
         case let .exited(code):
             return "exited with status \(code)\(during)"
         case let .timedOut(seconds):

@@ -216,21 +216,21 @@ struct InteractiveLoop {
         let renderer = TerminalRenderer(environment: environment)
         let layout: TerminalRenderer.Layout?
         let shown: String
+        // The numbers a person can choose are those the layout drew.
         if let cover = cover() {
-            state.actions = []
             layout = renderer.layout(cover.view, title: cover.title)
+            state.actions = []
             shown = "cover " + cover.title
         } else if state.atHome {
-            let view = HomeScreen.view(session.manifests)
-            state.actions = view.actions
-            layout = renderer.layout(view, title: HomeScreen.title)
+            layout = renderer.layout(HomeScreen.view(session.manifests), title: HomeScreen.title)
+            state.actions = layout?.actions ?? []
             shown = "home"
         } else if let screen = session.render() {
-            state.actions = screen.actions
             layout = switch screen.view {
             case let .success(view): renderer.layout(view, title: screen.title)
             case let .failure(failure): renderer.errorLayout(plugin: screen.plugin.value, screen: screen.screen, reason: failure.description)
             }
+            state.actions = layout?.actions ?? []
             shown = session.navigator.stack.map { "\($0.plugin.value)/\($0.screen)?\($0.params.serialized)" }.joined(separator: " ")
         } else {
             state.actions = []

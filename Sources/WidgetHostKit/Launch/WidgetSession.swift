@@ -146,11 +146,18 @@ public final class WidgetSession {
 
     /// Opens a plugin's screen as the root of the stack.
     public func open(_ target: NavigationTarget) throws(SessionError) {
-        let entry: NavigationEntry
-        do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
-        let root = NavigationTarget(plugin: entry.plugin.value, screen: entry.screen, params: target.params)
-        runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.root", payload: root.json.serialized, value: entry))
+        try move(.root(try resolve(target)))
         settleEvents()
+    }
+
+    /// Moves the navigator's stack by a direct call: the bus carries only
+    /// plugins' requests and the `nav.changed` that follows every move.
+    private func move(_ move: Navigator.Move) throws(SessionError) {
+        do { try navigator.apply(move) } catch { throw SessionError(description: error.description) }
+    }
+
+    private func resolve(_ target: NavigationTarget) throws(SessionError) -> NavigationEntry {
+        do { return try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
     }
 
     public var current: NavigationEntry? { navigator.top }
@@ -159,12 +166,12 @@ public final class WidgetSession {
     /// an error panel, never a crash of the host.
     public func render() -> RenderedScreen? {
         guard let entry = current else { return nil }
-        return render(entry.plugin, screen: entry.screen, params: entry.params.serialized)
+        return render(entry.plugin, screen: entry.screen, params: entry.params)
     }
 
     /// Renders any screen of a plugin, the navigator's stack aside: what a
     /// dashboard card shows.
-    public func render(_ plugin: PluginID, screen: String, params: String) -> RenderedScreen {
+    public func render(_ plugin: PluginID, screen: String, params: JSONValue) -> RenderedScreen {
         let entry = (plugin: plugin, screen: screen)
         let title = manifest(entry.plugin)?.screens.first { $0.id == entry.screen }?.title ?? entry.screen
         let view: Result<ViewScreen, RenderFailure>
@@ -214,11 +221,9 @@ public final class WidgetSession {
         switch intent {
         case .back:
             guard navigator.stack.count > 1 else { throw SessionError(description: "already at the first screen") }
-            runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.pop", payload: "{}"))
+            try move(.pop)
         case let .link(target):
-            let entry: NavigationEntry
-            do { entry = try navigator.resolve(target) } catch { throw SessionError(description: error.description) }
-            runtime.resolve(Bus.self).enqueue(BusEvent(topic: "nav.push", payload: target.json.serialized, value: entry))
+            try move(.push(try resolve(target)))
         case .refresh:
             return try refresh()
         case let .action(action, value):

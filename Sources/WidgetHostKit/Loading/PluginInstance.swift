@@ -56,10 +56,11 @@ public final class PluginInstance: WidgetInstance {
     // call, which was a third of an in-process action's round trip.
 
     /// The view description the plugin writes for `screen`.
-    public func render(screen: String, params: String = "{}") throws(CallError) -> [UInt8] {
+    public func render(screen: String, params: JSONValue = [:]) throws(CallError) -> [UInt8] {
         let render = plugin.descriptor.render!
+        let text = params.serialized
         return try written("render") { output in
-            screen.withCString { screen in params.withCString { params in render(handle, screen, params, output) } }
+            screen.withCString { screen in text.withCString { text in render(handle, screen, text, output) } }
         }
     }
 

@@ -4,8 +4,9 @@ import PluginABI
 /// process (`PluginInstance`) or, isolated, in a child process. Call it from
 /// one thread (the host's main thread), one call at a time.
 public protocol WidgetInstance: AnyObject {
-    /// The view description the widget writes for `screen`.
-    func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8]
+    /// The view description the widget writes for `screen`; `params` is a
+    /// JSON object, written out as text only where the C call takes it.
+    func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8]
 
     /// A person's action; `value` is nil for a button.
     func handle(action: String, value: String?) throws(WidgetCallError)

@@ -6,13 +6,23 @@ public struct NavigationEntry: Equatable, Sendable {
     public let params: JSONValue
 }
 
-/// A bus subscriber holding the stack of screens. It handles `nav.push`,
-/// `nav.pop`, `nav.replace` and `nav.root`; after each change it publishes
-/// `nav.changed` with the new top, and for a request it cannot honour
-/// (an unknown plugin or screen, a malformed link, popping the last screen)
-/// it publishes `nav.error` and leaves the stack as it was.
+/// The stack of screens. The session moves it by calling `apply`; plugins
+/// move it through the bus (the navigator service publishes `nav.push`,
+/// `nav.pop`, `nav.replace` and `nav.root`), which `start` subscribes to.
+/// After each change it publishes `nav.changed` with the new top. A move it
+/// cannot make (an unknown plugin or screen, a malformed link, popping the
+/// last screen) leaves the stack as it was: `apply` throws why, and a bus
+/// request gets `nav.error` instead, as its sender is not waiting.
 public final class Navigator: Sendable {
     public typealias Catalog = @Sendable (String) -> Manifest?
+
+    /// A change of the stack, its screen already resolved.
+    public enum Move: Equatable, Sendable {
+        case push(NavigationEntry)
+        case replace(NavigationEntry)
+        case root(NavigationEntry)
+        case pop
+    }
 
     private let bus: Bus
     private let catalog: Catalog
@@ -27,7 +37,7 @@ public final class Navigator: Sendable {
         self.catalog = catalog
     }
 
-    /// Starts listening on the bus.
+    /// Starts listening on the bus for plugins' requests.
     public func start() {
         let subscribed = Self.topics.compactMap { topic in
             try? bus.subscribe(topic) { [weak self] event in self?.handle(event) }
@@ -42,44 +52,45 @@ public final class Navigator: Sendable {
     public var stack: [NavigationEntry] { entries.withLock { $0 } }
     public var top: NavigationEntry? { stack.last }
 
-    func handle(_ event: BusEvent) {
-        if event.topic == "nav.pop" {
-            let popped = entries.withLock { stack -> Bool in
+    /// Moves the stack and publishes `nav.changed`, or throws why not.
+    public func apply(_ move: Move) throws(NavigationError) {
+        let moved = entries.withLock { stack -> Bool in
+            switch move {
+            case let .push(entry): stack.append(entry)
+            case let .replace(entry): if stack.isEmpty { stack = [entry] } else { stack[stack.count - 1] = entry }
+            case let .root(entry): stack = [entry]
+            case .pop:
                 guard stack.count > 1 else { return false }
                 stack.removeLast()
-                return true
             }
-            return popped ? changed() : refuse(event, "cannot pop the last screen")
+            return true
         }
-        let entry: NavigationEntry
-        do {
-            entry = try Self.request(in: event, resolvedBy: resolve)
-        } catch {
-            return refuse(event, "\(error)")
-        }
-        entries.withLock { stack in
-            switch event.topic {
-            case "nav.push": stack.append(entry)
-            case "nav.replace": if stack.isEmpty { stack = [entry] } else { stack[stack.count - 1] = entry }
-            default: stack = [entry]
-            }
-        }
+        guard moved else { throw NavigationError("cannot pop the last screen") }
         changed()
     }
 
-    /// The screen an event asks for. The host's own requests carry it as a
-    /// value, resolved (the session's) or parsed from a plugin's link (the
-    /// navigator service's), so that only what came as JSON is parsed.
-    private static func request(
-        in event: BusEvent, resolvedBy resolve: (NavigationTarget) throws(NavigationError) -> NavigationEntry
-    ) throws -> NavigationEntry {
-        switch event.value {
-        case let entry as NavigationEntry: return entry
-        case let target as NavigationTarget: return try resolve(target)
-        default:
+    /// A plugin's request from the bus.
+    func handle(_ event: BusEvent) {
+        do { try apply(try move(for: event)) } catch { refuse(event, "\(error)") }
+    }
+
+    /// The move a bus event asks for. The navigator service sends the link
+    /// it parsed as a value, so that only what came as JSON is parsed.
+    private func move(for event: BusEvent) throws -> Move {
+        if event.topic == "nav.pop" { return .pop }
+        let target: NavigationTarget
+        if let parsed = event.value as? NavigationTarget {
+            target = parsed
+        } else {
             let json: JSONValue
             do { json = try JSONParser.parse(event.payload) } catch { throw NavigationError("payload is not JSON") }
-            return try resolve(try NavigationTarget(json: json))
+            target = try NavigationTarget(json: json)
+        }
+        let entry = try resolve(target)
+        switch event.topic {
+        case "nav.push": return .push(entry)
+        case "nav.replace": return .replace(entry)
+        default: return .root(entry)
         }
     }
 

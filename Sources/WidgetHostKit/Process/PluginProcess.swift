@@ -14,6 +14,9 @@ final class PluginProcess: @unchecked Sendable {
     static let command = "__plugin-host"
     static let socketDescriptor: Int32 = 3
     static let reportDescriptor: Int32 = 4
+    /// The status the child exits with when it cannot enter its cage (the
+    /// limits or the data directory refused), before any plugin code ran.
+    static let cageRefusedStatus: Int32 = 3
 
     let pid: pid_t
     /// The host's ends, all close-on-exec and non-blocking.

@@ -157,7 +157,7 @@ struct ValidationRun {
             }
         }
         check("render an undeclared screen") {
-            do { _ = try instance.render(screen: "widget-host-validate-no-such-screen", params: "{}") } catch let error as WidgetCallError {
+            do { _ = try instance.render(screen: "widget-host-validate-no-such-screen", params: [:]) } catch let error as WidgetCallError {
                 if error == .status(WH_UNKNOWN_SCREEN.rawValue) { return "refused with WH_UNKNOWN_SCREEN" }
                 if case .stopped = error { throw error }
                 throw ValidationFailure("expected WH_UNKNOWN_SCREEN, got \(error)")
@@ -181,7 +181,7 @@ struct ValidationRun {
     /// fails a view that offers an action the host would refuse.
     private static func render(_ instance: IsolatedInstance, _ screen: String, offering manifest: Manifest? = nil) throws -> String {
         let bytes: [UInt8]
-        do { bytes = try instance.render(screen: screen, params: "{}") } catch {
+        do { bytes = try instance.render(screen: screen, params: [:]) } catch {
             if case .stopped = error { throw error }
             throw ValidationFailure("render: \(error)")
         }
@@ -217,7 +217,7 @@ struct ValidationRun {
     }
 
     private static func renderedBytes(_ instance: IsolatedInstance, _ screen: String) throws -> [UInt8] {
-        do { return try instance.render(screen: screen, params: "{}") } catch {
+        do { return try instance.render(screen: screen, params: [:]) } catch {
             if case .stopped = error { throw error }
             throw ValidationFailure("render: \(error)")
         }

@@ -12,10 +12,11 @@ public struct ScreenAction: Equatable, Sendable {
 }
 
 extension ViewNode {
-    /// Every action on the screen, in the order a person reads them.
-    public var actions: [ScreenAction] {
+    /// What this node itself offers (a list, one action per row), its
+    /// children aside: the one definition of an action, which the terminal
+    /// renderer numbers as it draws (`TerminalRenderer.Layout.actions`).
+    var offered: [ScreenAction] {
         switch self {
-        case .stack, .section, .overlay, .modified: contained.flatMap(\.actions)
         case let .button(title, action, value, _): [ScreenAction(kind: .button, title: title, action: action, value: value)]
         case let .field(label, action, placeholder, _, input):
             [ScreenAction(kind: .field, title: label ?? placeholder, action: action, value: nil, secret: input == .secure)]
@@ -24,4 +25,9 @@ extension ViewNode {
         default: []
         }
     }
+
+    /// Every action on the screen, in the order a person reads them, for
+    /// a caller that does not draw it (JSON, `validate`); a drawn screen
+    /// takes its layout's, numbered in the same walk that draws it.
+    public var actions: [ScreenAction] { offered + contained.flatMap(\.actions) }
 }

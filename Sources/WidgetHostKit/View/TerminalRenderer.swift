@@ -1,6 +1,7 @@
 /// Draws a screen for a terminal: a box sized to the terminal (at most
 /// `maximumWidth` columns, so a line stays readable on a wide one), with
-/// every action numbered in on-screen order. Widths are display columns, so
+/// every action numbered in on-screen order; the walk that draws the
+/// numbers collects the actions they choose (`Layout.actions`). Widths are display columns, so
 /// wide and combining characters line up; colour is used only when asked
 /// for. A terminal narrower than `minimumWidth` gets a short "too narrow"
 /// message instead of a box it would wrap into garbage.
@@ -44,7 +45,8 @@ public struct TerminalRenderer {
         var numbering = Numbering()
         let title = shown(ViewNode.visible(title, lines: false))
         let view = symbols.ascii ? view.visible.mappingStrings { text, _ in TerminalSymbols.asciiText(text) } : view.visible
-        return Layout(renderer: self, title: title, body: lines(view.droppingHeading(title), width: width - 4, numbering: &numbering))
+        let body = lines(view.droppingHeading(title), width: width - 4, numbering: &numbering)
+        return Layout(renderer: self, title: title, body: body, actions: numbering.actions)
     }
 
     public func errorLayout(plugin: String, screen: String, reason: String) -> Layout {
@@ -77,6 +79,10 @@ public struct TerminalRenderer {
         let renderer: TerminalRenderer
         let title: String
         let body: [Line]
+        /// What each number on the screen chooses, `[1]` first: none on a
+        /// terminal too narrow to show them. Titles are as shown (made safe
+        /// for the terminal); ids and values are the widget's own.
+        public var actions: [ScreenAction] = []
 
         /// The number of body lines: what a window scrolls over.
         public var bodyCount: Int { renderer.tooNarrow ? renderer.narrowMessage.count : body.count }
@@ -130,11 +136,13 @@ public struct TerminalRenderer {
         }
     }
 
+    /// Numbers actions as they are drawn and keeps what each number chooses.
     struct Numbering {
-        var next = 1
-        mutating func label() -> String {
-            defer { next += 1 }
-            return "[\(next)]"
+        private(set) var actions: [ScreenAction] = []
+
+        mutating func label(_ action: ScreenAction) -> String {
+            actions.append(action)
+            return "[\(actions.count)]"
         }
     }
 
@@ -155,20 +163,21 @@ public struct TerminalRenderer {
             }
         case let .button(title, _, _, prominence):
             let mark = symbols.mark(prominence)
-            return DisplayWidth.wrap(mark + title, after: "\(numbering.label()) ", columns: width).map {
+            return DisplayWidth.wrap(mark + title, after: "\(numbering.label(node.offered[0])) ", columns: width).map {
                 Line($0, prominence == .destructive ? .negative : .primary, bold: true, inverse: prominence == .primary)
             }
         case let .field(label, _, placeholder, value, input):
             // An empty field shows an empty box and its placeholder dimmed
             // after it, so a hint never reads as a value, colour or not.
-            let prefix = "\(numbering.label()) "
+            let prefix = "\(numbering.label(node.offered[0])) "
             let name = label.map { "\($0): " } ?? ""
             let shown = input == .secure ? String(repeating: symbols.secret, count: min(value.count, 8)) : value
             guard shown.isEmpty else { return DisplayWidth.wrap(name + "[" + shown + "]", after: prefix, columns: width).map { Line($0) } }
             return DisplayWidth.wrap(name + "[ ]" + (placeholder.isEmpty ? "" : " " + placeholder), after: prefix, columns: width)
                 .map { Line($0, .secondary, dim: true, italic: true) }
         case let .list(action, rows):
-            return ListLayout(renderer: self, rows: rows, labels: rows.map { _ in action == nil ? symbols.bullet : numbering.label() }).lines(width: width)
+            let labels = action == nil ? rows.map { _ in symbols.bullet } : node.offered.map { numbering.label($0) }
+            return ListLayout(renderer: self, rows: rows, labels: labels).lines(width: width)
         case .divider:
             return [Line(String(repeating: symbols.horizontal, count: width), .secondary)]
         case .spacer:
@@ -193,7 +202,7 @@ public struct TerminalRenderer {
             }
             return DisplayWidth.wrap(label, columns: width).map { Line($0, .secondary) } + [Line(text, .secondary)]
         case let .link(title, _):
-            return DisplayWidth.wrap("\(title) \(symbols.link)", after: "\(numbering.label()) ", columns: width).map { Line($0, bold: true) }
+            return DisplayWidth.wrap("\(title) \(symbols.link)", after: "\(numbering.label(node.offered[0])) ", columns: width).map { Line($0, bold: true) }
         case let .chart(chart):
             let title = chart.title.map { DisplayWidth.wrap($0, columns: width).map { Line($0, bold: true) } } ?? []
             return title + [Line(Sparkline.row(chart, width: width), .positive)]

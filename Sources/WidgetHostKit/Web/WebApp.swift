@@ -70,7 +70,7 @@ final class WebApp: @unchecked Sendable {
             guard let target = HTMLWriter.target(path: parts[0], query: parts.count > 1 ? parts[1] : nil),
                   let id = dashboard.session.manifest(named: target.plugin)?.id.value, plugins.contains(id),
                   let entry = try? dashboard.session.navigator.resolve(target) else { return nil }
-            let rendered = dashboard.session.render(entry.plugin, screen: entry.screen, params: entry.params.serialized)
+            let rendered = dashboard.session.render(entry.plugin, screen: entry.screen, params: entry.params)
             let html = screenHTML(rendered, target: target)
             guard shownScreens[address] != html else { return nil }
             shownScreens[address] = html

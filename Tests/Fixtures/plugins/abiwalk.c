@@ -222,9 +222,9 @@ static void walk(wh_plugin *p) {
     CALL(p, nav->pop(NULL));
     CALL(p, nav->pop(h));
 
-    answer(p, "wh_use_contract(h, \"org.example.undeclared/1\") != NULL", wh_use_contract(h, "org.example.undeclared/1") != NULL);
-    const wh_contract_v1 *contract = wh_use_contract(h, "org.example.walk/1");
-    answer(p, "wh_use_contract(h, \"org.example.walk/1\") != NULL", contract != NULL);
+    answer(p, "wh_use_contract(h, \"org.example.undeclared/1\").table != NULL", wh_use_contract(h, "org.example.undeclared/1").table != NULL);
+    const wh_contract_v1 *contract = wh_use_contract(h, "org.example.walk/1").table;
+    answer(p, "wh_use_contract(h, \"org.example.walk/1\").table != NULL", contract != NULL);
     if (contract) {
         CALL(p, contract->ask(h, NULL, &refusing));
         CALL(p, contract->ask(h, contract, NULL));

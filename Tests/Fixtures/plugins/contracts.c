@@ -54,10 +54,10 @@ struct wh_plugin {
 static void ask(wh_plugin *p, const char *id) {
     if (id != p->contract) snprintf(p->contract, sizeof p->contract, "%s", id);
     memset(&p->answer, 0, sizeof p->answer);
-    const wh_contract_v1 *contract = wh_use_contract(p->host, id);
-    p->found = contract != NULL;
+    wh_contract_ref contract = wh_use_contract(p->host, id);
+    p->found = contract.table != NULL;
     wh_output out = {&p->answer, collect};
-    p->status = wh_contract_ask(p->host, contract, &out);
+    p->status = wh_contract_ask(contract, &out);
 }
 
 static void *ask_on_thread(void *context) {

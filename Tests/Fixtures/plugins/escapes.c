@@ -137,13 +137,13 @@ static int32_t render(wh_plugin *p, const char *screen, const char *params, cons
     *(volatile int *)0 = 1;
 #endif
 #ifdef ASK_FOREVER
-    const wh_contract_v1 *contract = wh_use_contract(p->host, "org.example.slow/1");
+    wh_contract_ref contract = wh_use_contract(p->host, "org.example.slow/1");
     wh_output discard = {NULL, ignore};
-    for (;;) wh_contract_ask(p->host, contract, &discard);
+    for (;;) wh_contract_ask(contract, &discard);
 #endif
 #ifdef ASK_ONCE
     wh_output discard = {NULL, ignore};
-    int32_t status = wh_contract_ask(p->host, wh_use_contract(p->host, "org.example.slow/1"), &discard);
+    int32_t status = wh_contract_ask(wh_use_contract(p->host, "org.example.slow/1"), &discard);
     snprintf(p->said, sizeof p->said, "status %d", (int)status);
     return view(out, p->said, 0);
 #endif

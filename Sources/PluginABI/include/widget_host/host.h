@@ -52,12 +52,18 @@ typedef struct wh_host {
  *
  *     wh_store_ref store = wh_use_store(host);          (in create)
  *     int32_t found = wh_store_get(store, "key", out);  (anywhere later)
+ *
+ * A service whose id the plugin names (a contract) declares the ref type
+ * alone, WH_SERVICE_REF_TYPE, and a wh_use_NAME(host, id) of its own.
  */
-#define WH_SERVICE_REF(name, table_type, service_id)                           \
+#define WH_SERVICE_REF_TYPE(name, table_type)                                  \
     typedef struct wh_##name##_ref {                                           \
         const wh_host *host;                                                   \
         const table_type *table; /* NULL when not granted */                   \
-    } wh_##name##_ref;                                                         \
+    } wh_##name##_ref;
+
+#define WH_SERVICE_REF(name, table_type, service_id)                           \
+    WH_SERVICE_REF_TYPE(name, table_type)                                      \
     static inline wh_##name##_ref wh_use_##name(const wh_host *host) {         \
         wh_##name##_ref ref = {host, host ? (const table_type *)host->get_service(host, service_id) : NULL}; \
         return ref;                                                            \

@@ -8,7 +8,9 @@
  *     provider: "contracts": {"provides": ["org.widgethost.crypto.price/1"]}
  *               and answers the query of that id (plugin.h's query) with JSON;
  *     consumer: "contracts": {"requires": ["org.widgethost.crypto.price/1"]}
- *               and asks get_service for the id, which gives a wh_contract_v1.
+ *               and asks get_service for the id, which gives a wh_contract_v1;
+ *               wh_use_contract(host, id) wraps that in a wh_contract_ref,
+ *               as every service header does (host.h's WH_SERVICE_REF).
  *
  * get_service answers NULL for a contract the consumer did not declare, or
  * that no installed plugin provides. The host starts the provider when it is
@@ -55,13 +57,17 @@ typedef struct wh_contract_v1 {
     int32_t (*ask)(const wh_host *host, const struct wh_contract_v1 *contract, const wh_output *out);
 } wh_contract_v1;
 
-/* The contract `id`, or NULL (not declared, or no provider installed). */
-static inline const wh_contract_v1 *wh_use_contract(const wh_host *host, const char *id) {
-    return host ? (const wh_contract_v1 *)host->get_service(host, id) : NULL;
+WH_SERVICE_REF_TYPE(contract, wh_contract_v1)
+
+/* The contract `id`; its table is NULL when the contract was not declared
+ * or no installed plugin provides it. */
+static inline wh_contract_ref wh_use_contract(const wh_host *host, const char *id) {
+    wh_contract_ref ref = {host, host ? (const wh_contract_v1 *)host->get_service(host, id) : NULL};
+    return ref;
 }
 
-static inline int32_t wh_contract_ask(const wh_host *host, const wh_contract_v1 *contract, const wh_output *out) {
-    return contract ? contract->ask(host, contract, out) : WH_NO_SERVICE;
+static inline int32_t wh_contract_ask(wh_contract_ref ref, const wh_output *out) {
+    return ref.table ? ref.table->ask(ref.host, ref.table, out) : WH_NO_SERVICE;
 }
 
 WH_END_DECLS
