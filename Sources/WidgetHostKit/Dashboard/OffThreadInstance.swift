@@ -31,13 +31,16 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
     private let queue: SerialWorker
     private let state = Locked(State())
     private let calls: OffThreadCalls
+    /// The session's thread, which runs the contracts a job under way hands it while it waits for this queue.
+    private let owner: OwnerThread?
     private let start: () throws -> any WidgetInstance
 
     /// `start` makes the widget, on its queue, when it is first called:
     /// a widget slow to start holds only its own card too.
-    init(name: String, calls: OffThreadCalls, start: @escaping () throws -> any WidgetInstance) {
+    init(name: String, calls: OffThreadCalls, owner: OwnerThread? = nil, start: @escaping () throws -> any WidgetInstance) {
         queue = SerialWorker(name: "card \(name)")
         self.calls = calls
+        self.owner = owner
         self.start = start
     }
 
@@ -90,7 +93,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
 
     /// Waits its turn on the queue, as a direct call would wait for the widget.
     private func onQueue<T>(_ body: () throws(WidgetCallError) -> T) throws(WidgetCallError) -> T {
-        try queue.sync(body)
+        try queue.sync(serving: owner, body)
     }
 
     func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
@@ -105,7 +108,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
 
     @discardableResult
     func pump() -> Int {
-        guard calls.enabled else { return (try? queue.sync { () throws(WidgetCallError) -> Int in state.withLock({ $0.instance })?.pump() ?? 0 }) ?? 0 }
+        guard calls.enabled else { return (try? onQueue { () throws(WidgetCallError) -> Int in state.withLock({ $0.instance })?.pump() ?? 0 }) ?? 0 }
         queue.async { [self] in _ = state.withLock({ $0.instance })?.pump() }
         return 0
     }
