@@ -75,6 +75,8 @@ struct DashboardRobustnessTests {
             screen.components(separatedBy: "BTC $43,210.55").count > 2
         }
         #expect(screen.contains("4 Ticker"), "\(screen)")
+        // And Trips, isolated too, its next step by the clock --now sets (it once stayed on "Loading your trips").
+        try terminal.waitFor("Trips' next step") { $0.contains("Next: outbound flight IB3436") && $0.contains("in 22 h 0") }
         try terminal.send("q")
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }

@@ -22,10 +22,13 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
     private struct State {
         var instance: (any WidgetInstance)?
         var wake: (@Sendable () -> Void)?
-        /// Renders that came in and were not yet taken, by screen and params.
-        var answers: [String: Result<[UInt8], WidgetCallError>] = [:]
+        /// Renders that came in and were not yet taken, by screen and params;
+        /// `outdated` when the widget asked to be drawn again while it rendered.
+        var answers: [String: (result: Result<[UInt8], WidgetCallError>, outdated: Bool)] = [:]
         /// The render under way and when it started (monotonic seconds).
         var running: (key: String, since: Double)?
+        /// The widget asked to be drawn again during the render under way (a fetch landed meanwhile).
+        var wokenWhileRunning = false
     }
 
     private let queue: SerialWorker
@@ -51,12 +54,20 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         do { instance = try start() } catch let error as WidgetCallError { throw error } catch {
             throw .stopped("could not start: \(error)")
         }
+        state.withLock { $0.instance = instance }
+        instance.onWake { [weak self] in self?.widgetWoke() }
+        return instance
+    }
+
+    /// The widget asks to be drawn again. During a render, the answer under
+    /// way may predate what it wants to show (its data landed meanwhile):
+    /// that answer is shown when it comes, and another render is started.
+    private func widgetWoke() {
         let wake = state.withLock { state in
-            state.instance = instance
+            if state.running != nil { state.wokenWhileRunning = true }
             return state.wake
         }
-        if let wake { instance.onWake(wake) }
-        return instance
+        wake?()
     }
 
     func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
@@ -64,17 +75,18 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         let key = screen + "\u{0}" + params
         let now = Clock.now
         let (answer, startNow, since): (Result<[UInt8], WidgetCallError>?, Bool, Double) = state.withLock { state in
-            if let answer = state.answers.removeValue(forKey: key) { return (answer, false, now) }
-            if let running = state.running { return (nil, false, running.since) }
+            let answer = state.answers.removeValue(forKey: key)
+            if let answer, !answer.outdated { return (answer.result, false, now) }
+            if let running = state.running { return (answer?.result, false, running.since) }
             state.running = (key, now)
-            return (nil, true, now)
+            return (answer?.result, true, now)
         }
-        if let answer { return try answer.get() }
         if startNow {
             queue.async { [self] in
                 let result = Result<[UInt8], WidgetCallError> { () throws(WidgetCallError) in try widget().render(screen: screen, params: params) }
                 let wake = state.withLock { state in
-                    state.answers[key] = result
+                    state.answers[key] = (result, state.wokenWhileRunning)
+                    state.wokenWhileRunning = false
                     state.running = nil
                     return state.wake
                 }
@@ -88,6 +100,7 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
                 wake?()
             }
         }
+        if let answer { return try answer.get() }
         throw .busy(seconds: now - since)
     }
 
@@ -114,10 +127,6 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
     }
 
     func onWake(_ handler: @escaping @Sendable () -> Void) {
-        let instance = state.withLock { state in
-            state.wake = handler
-            return state.instance
-        }
-        instance?.onWake(handler)
+        state.withLock { $0.wake = handler }
     }
 }
