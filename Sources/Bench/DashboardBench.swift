@@ -90,10 +90,32 @@ func voluntarySwitches(_ pid: Int32) -> Int {
     }
 }
 
-func proportionalSetKiB(_ pid: Int32) -> Int {
-    let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
-    let line = rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
-    return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+func proportionalSetKiB(_ pid: Int32) -> Int { ProcessMemory(pid).pss }
+
+/// A process's memory from /proc/PID/smaps_rollup, in KiB. PSS splits each
+/// shared page among the processes that map it, so it moves with what else
+/// runs (other Swift programs share the runtime's pages); USS (the pages
+/// only this process maps: Private_Clean + Private_Dirty) does not.
+struct ProcessMemory {
+    var pss = 0
+    var uss = 0
+
+    init(pss: Int = 0, uss: Int = 0) {
+        self.pss = pss
+        self.uss = uss
+    }
+
+    init(_ pid: Int32) {
+        let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            let line = rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+            return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        }
+        pss = field("Pss")
+        uss = field("Private_Clean") + field("Private_Dirty")
+    }
+
+    static func + (left: Self, right: Self) -> Self { Self(pss: left.pss + right.pss, uss: left.uss + right.uss) }
 }
 
 /// A pseudo-terminal whose output a thread counts as it comes.

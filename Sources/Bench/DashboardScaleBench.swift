@@ -93,54 +93,83 @@ private struct DashboardScale {
         return figure
     }
 
-    /// PSS of the interactive dashboard (host and isolated children) for
-    /// several layouts, each on a pseudo-terminal once it is quiet.
+    /// PSS and USS of the interactive dashboard (host and isolated
+    /// children) for several layouts, each on a pseudo-terminal once it is
+    /// quiet. PSS is what the processes cost together on this machine now;
+    /// USS (pages no other process maps) leaves out the shared libraries'
+    /// pages, so it does not move with what else runs.
     func memory() throws -> [Measurement] {
         let c = fixtureIDs
-        let oneC = try pss(config("one-c", [(c[0], true)]))
-        let fiveC = try pss(config("five-c", c[0..<5].map { ($0, true) }))
-        let withCheckout = try pss(config("c-checkout", [(c[0], true), ("checkout", true)]))
-        let withTrips = try pss(config("c-checkout-trips", [(c[0], true), ("checkout", true), ("trips", true)]))
-        let twelve = try pss(config("twelve-default", (Self.shipped + c).map { ($0, nil) }))
+        let oneC = try memory(config("one-c", [(c[0], true)]))
+        let fiveC = try memory(config("five-c", c[0..<5].map { ($0, true) }))
+        let withCheckout = try memory(config("c-checkout", [(c[0], true), ("checkout", true)]))
+        let withTrips = try memory(config("c-checkout-trips", [(c[0], true), ("checkout", true), ("trips", true)]))
+        let twelve = try memory(config("twelve-default", (Self.shipped + c).map { ($0, nil) }))
         let note = "host and children, /proc/PID/smaps_rollup"
-        func row(_ name: String, _ kib: Double, goal: Double? = nil, baseline: (String, Double)? = nil, note: String = note) -> Measurement {
-            Measurement(group: "Dashboard", name: name, value: kib / 1024, unit: "MiB", baseline: baseline, goal: goal, note: note)
+        func row(_ name: String, _ kib: Int, goal: Double? = nil, baseline: (String, Double)? = nil, note: String = note) -> Measurement {
+            Measurement(group: "Dashboard", name: name, value: Double(kib) / 1024, unit: "MiB", baseline: baseline, goal: goal, note: note)
         }
-        return [
-            row("PSS, 12 cards (4 shipped in process, 8 C isolated)", twelve, goal: 1, baseline: ("Glance, as users report it", 26),
-                note: note + "; \(Int(twelve) / 1024) MiB"),
-            row("PSS, one more isolated C card", (fiveC - oneC) / 4, goal: 1, baseline: ("goal", 2), note: "mean of 4 more, beside one"),
-            row("PSS, one more isolated Swift card (Checkout)", withCheckout - oneC, goal: 1, baseline: ("goal", 4),
-                note: "the first Swift child: it shares no Swift runtime pages with another child"),
-            row("PSS, a second isolated Swift card (Trips)", withTrips - withCheckout, goal: 1, baseline: ("goal", 4)),
-        ]
+        func split(_ figure: KeyPath<ProcessMemory, Int>) -> String {
+            let children = twelve.children.map { $0[keyPath: figure] }
+            return note + "; host \(twelve.host[keyPath: figure]) KiB, children \(children.map(String.init).joined(separator: " + ")) KiB"
+        }
+        var rows: [Measurement] = []
+        for (kind, figure) in [("PSS", \ProcessMemory.pss), ("USS", \ProcessMemory.uss)] {
+            let c = (fiveC.total[keyPath: figure] - oneC.total[keyPath: figure]) / 4
+            rows += [
+                row("\(kind), 12 cards (4 shipped in process, 8 C isolated)", twelve.total[keyPath: figure], goal: 1,
+                    baseline: ("Glance, as users report it", 26), note: split(figure)),
+                row("\(kind), one more isolated C card", c, goal: 1, baseline: ("goal", 2), note: "mean of 4 more, beside one"),
+                row("\(kind), one more isolated Swift card (Checkout)", withCheckout.total[keyPath: figure] - oneC.total[keyPath: figure], goal: 1,
+                    baseline: ("goal", 4), note: "the first Swift child: it shares no Swift runtime pages with another child"),
+                row("\(kind), a second isolated Swift card (Trips)", withTrips.total[keyPath: figure] - withCheckout.total[keyPath: figure], goal: 1,
+                    baseline: ("goal", 4)),
+            ]
+        }
+        return rows
     }
 
-    /// KiB of PSS of the interactive dashboard with this configuration.
-    private func pss(_ config: String) throws -> Double {
-        try withDashboard(config) { pid, _ in Double(processTree(pid).map(proportionalSetKiB).reduce(0, +)) }
+    /// The memory of the interactive dashboard with this configuration: the host's and each child's.
+    private func memory(_ config: String) throws -> (host: ProcessMemory, children: [ProcessMemory], total: ProcessMemory) {
+        try withDashboard(config) { pid, _ in
+            let host = ProcessMemory(pid)
+            let children = processTree(pid).dropFirst().map(ProcessMemory.init)
+            return (host, children, children.reduce(host, +))
+        }
     }
 
-    /// Voluntary context switches of the host over the window, 12 cards as the host runs them by default.
+    /// Voluntary context switches of the host over the window, 12 cards as
+    /// the host runs them by default: with Crypto on a real source (here a
+    /// closed loopback port, so each refresh is a retry that fails at once),
+    /// whose refresh every 30 s is a date on its timeline; and with Crypto on
+    /// the sample source, which has nothing to fetch and asks for no refresh.
     func idle(_ effort: Effort) throws -> [Measurement] {
         let config = try config("twelve-idle", (Self.shipped + fixtureIDs).map { ($0, nil) })
         let window = effort.quick ? 3.0 : 60.0
-        let switches = try withDashboard(config) { pid, _ in
-            let before = voluntarySwitches(pid)
-            usleep(useconds_t(window * 1_000_000))
-            return Double(voluntarySwitches(pid) - before)
+        func switches(_ more: [String]) throws -> Double {
+            try withDashboard(config, more) { pid, _ in
+                let before = voluntarySwitches(pid)
+                usleep(useconds_t(window * 1_000_000))
+                return Double(voluntarySwitches(pid) - before)
+            }
         }
-        return [Measurement(group: "Dashboard", name: "idle wake-ups over \(Int(window)) s, 12 cards", value: switches, unit: "switches",
-                            baseline: ("wtf / wth 1 s tick", window), goal: 0.05,
-                            note: "every thread of the host; Crypto's refresh and Ticker's clock are their timelines' dates")]
+        let network = try switches([])
+        let sample = try switches(["--set", "crypto.source=sample"])
+        func row(_ name: String, _ value: Double, _ note: String) -> Measurement {
+            Measurement(group: "Dashboard", name: "idle wake-ups over \(Int(window)) s, 12 cards, \(name)", value: value, unit: "switches",
+                        baseline: ("wtf / wth 1 s tick", window), goal: 0.05, note: "every thread of the host; " + note)
+        }
+        return [row("Crypto on a network source", network, "all from Crypto's refresh every 30 s (a timeline date): "
+                    + "the timer, the fetch and the card's render"),
+                row("Crypto on the sample source", sample, "the first-run configuration: nothing is due, so nothing wakes")]
     }
 
     /// Runs the interactive dashboard on a pseudo-terminal until it is quiet, then `body` with its pid.
-    private func withDashboard<T>(_ config: String, _ body: (Int32, PseudoTerminal) throws -> T) throws -> T {
+    private func withDashboard<T>(_ config: String, _ more: [String] = [], _ body: (Int32, PseudoTerminal) throws -> T) throws -> T {
         let terminal = try PseudoTerminal()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Bench.productsDirectory + "/widget-host")
-        process.arguments = ["dashboard", "--config", config, "--plugin-dir", fixtureDirectory] + Self.settings
+        process.arguments = ["dashboard", "--config", config, "--plugin-dir", fixtureDirectory] + Self.settings + more
         process.environment = environment
         process.standardInput = terminal.replica
         process.standardOutput = terminal.replica

@@ -174,3 +174,26 @@ struct DashboardInteractiveTests {
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }
 }
+
+/// The footer's `r` and `q`, which the test above does not press for what they do.
+@Suite("Dashboard, refresh key", .enabled(if: Tmux.path != nil, "needs tmux"))
+struct DashboardRefreshKeyTests {
+    @Test("r asks the focused card's widget for fresh data (Crypto fetches its price again, nothing else is due), and q quits")
+    func refreshKey() throws {
+        let world = try DashboardWorld()
+        let terminal = try DashboardInteractiveTests.start(world)
+        defer { terminal.kill() }
+        try terminal.waitFor("Crypto's price") { $0.contains("BTC $43,210.55") && $0.contains("2 Crypto") }
+        let before = world.market.requests(CryptoMarket.pricePath)
+        #expect(before >= 1)
+        // Crypto refreshes every hour here: only the key can ask again.
+        try terminal.send("2")
+        try terminal.waitFor("the focus on Crypto") { $0.contains("▶ 2 Crypto") }
+        try terminal.send("r")
+        let deadline = Clock.now + 60
+        while world.market.requests(CryptoMarket.pricePath) == before && Clock.now < deadline { usleep(50_000) }
+        #expect(world.market.requests(CryptoMarket.pricePath) > before, "r did not fetch the focused card's price again")
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
+}

@@ -28,6 +28,16 @@ struct DashboardOnceTests {
         #expect(trips.contains("Next: outbound flight IB3436 MAD → CDG") && trips.contains("in 22 h 05 min"), "\(trips)")
     }
 
+    @Test("every widget isolated, with --now: each card renders its live content, Trips its next step by the clock --now sets")
+    func everyWidgetIsolated() throws {
+        let world = try DashboardWorld()
+        let (_, cards) = try world.once(["--isolate"])
+        for card in cards.values { #expect(card["stale"] == .bool(false) && card["error"] == .null, "\(card)") }
+        let trips = DashboardWorld.texts(cards["org.widgethost.trips"])
+        #expect(trips.contains("Next: outbound flight IB3436 MAD → CDG") && trips.contains("in 22 h 05 min"), "\(trips)")
+        #expect(DashboardWorld.texts(cards["org.widgethost.ticker"]).contains { $0.hasPrefix("BTC $43,210.55") })
+    }
+
     @Test("large cards: each shipped widget designs one, with more than its medium card says")
     func largeCards() throws {
         let world = try DashboardWorld()

@@ -46,11 +46,22 @@ struct FirstRunTests {
         }
         let crypto = DashboardWorld.texts(cards["org.widgethost.crypto"])
         #expect(crypto.contains { $0.hasPrefix("BTC $6") } && crypto.contains("BTC in US dollars, from sample data, not a market price"), "\(crypto)")
+        #expect(crypto.contains("sample price") && !crypto.contains("just now"), "a sample price has no age: \(crypto)")
         let ticker = DashboardWorld.texts(cards["org.widgethost.ticker"])
         #expect(ticker.contains { $0.hasPrefix("sample data from the Crypto widget") }, "\(ticker)")
         let checkout = DashboardWorld.texts(cards["org.widgethost.checkout"])
         #expect(checkout.contains("Order total: $120.00") && checkout.filter { $0 == "$30.00" }.count == 4, "\(checkout)")
         #expect(offline.proxy.requests.isEmpty, "a sample price was fetched: \(offline.proxy.requests)")
+    }
+
+    @Test("the sample source asks for no automatic refresh (its prices never change); the network source keeps its interval")
+    func sampleSourceDoesNotRefresh() throws {
+        let sample = try CryptoHost.screen(["--set", "crypto.source=sample"])
+        #expect(sample.texts.contains("Sample prices do not change: refreshed only when asked"), "\(sample)")
+        #expect(!sample.texts.contains { $0.hasPrefix("Refreshes every") }, "\(sample)")
+        let market = try CryptoMarket()
+        let network = try CryptoHost.screen(market.arguments(refreshSeconds: 30))
+        #expect(network.texts.contains("Refreshes every 30 s while shown"), "\(network)")
     }
 
     @Test("the control: without the sample source, the same run goes to the network for its price")

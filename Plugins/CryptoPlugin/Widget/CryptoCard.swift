@@ -8,8 +8,8 @@ extension CryptoViews {
         return VStack {
             if let quote = state.lastGood {
                 Text("BTC " + MoneyText.dollars(quote.price)).style(.headline).color(state.failure == nil ? .positive : .secondary)
-                let age = TimeText.age(from: quote.at, to: now)
-                Text(size == .small && configuration?.sample == true ? "sample, \(age)" : age).style(.caption)
+                // A sample price has no age worth telling (it never changes, and is not refreshed by itself).
+                Text(configuration?.sample == true ? "sample price" : TimeText.age(from: quote.at, to: now)).style(.caption)
             } else if state.fetching == .awaited {
                 Progress("Fetching the price")
             }

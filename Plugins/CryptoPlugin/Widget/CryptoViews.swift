@@ -148,7 +148,8 @@ struct CryptoViews {
     private func footer(_ states: [FeedState]) -> [View] {
         if states.contains(where: { $0.fetching == .quiet }) { Text("Refreshing…").style(.caption) }
         if let configuration {
-            Text("Refreshes every \(configuration.refreshSeconds) s while shown").style(.caption)
+            Text(configuration.sample ? "Sample prices do not change: refreshed only when asked"
+                     : "Refreshes every \(configuration.refreshSeconds) s while shown").style(.caption)
         }
     }
 

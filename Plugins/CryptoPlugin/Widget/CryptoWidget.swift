@@ -194,7 +194,8 @@ final class CryptoWidget: Widget {
 
     /// The shown screen's automatic refresh: a feed never tried is fetched
     /// as awaited (the first load); one whose interval has passed, quietly.
-    /// Then the clock is asked to wake the widget when the next one is due.
+    /// Then the clock is asked to wake the widget when the next one is due
+    /// (never for the sample source, which has nothing new to fetch).
     private func refreshIfDue(_ targets: [Feed], now: Int64) {
         guard let configuration else { return }
         let interval = Int64(configuration.refreshSeconds) * 1000
@@ -206,6 +207,8 @@ final class CryptoWidget: Widget {
                 fetch([feed], awaited: true)
                 continue
             }
+            // Sample prices never change: fetched once, then only when asked (Refresh, the `r` key), with no timer.
+            if configuration.sample { continue }
             if now - settled >= interval {
                 fetch([feed], awaited: false)
             } else {

@@ -38,9 +38,9 @@ enum DashboardCommand {
         }
         spec.columns = columns ?? spec.columns
         let isolation = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable)
-        let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: isolation.launcher)
-        // While cards render off this thread, contracts they ask are answered on it.
-        session.owner.calls.withLock { $0 = isolation.calls }
+        let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: isolation.launcher, owner: isolation.owner)
+        // Cards render off this thread: contracts they ask are answered on it.
+        session.owner.handsOver.withLock { $0 = true }
         let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self),
                                   replacingShipped: report.shadowedIDs(in: cli.executableDirectory))
         let interactive = !arguments.has("--once") && format == .text && Terminal.isTTY(0) && Terminal.isTTY(1)

@@ -9,6 +9,8 @@ struct DashboardIsolation {
     let launcher: WidgetLauncher
     /// On while the grid shows: then isolated widgets answer when they can.
     let calls = OffThreadCalls()
+    /// The thread that makes this: the session's (`WidgetSession(owner:)`), which answers the cards' contracts.
+    let owner = OwnerThread()
     static let renderDeadline = 2.0
 
     init(cli: WidgetHostCLI, settings: IsolationSettings, spec: DashboardSpec, plugins: [PluginCandidate]) {
@@ -27,12 +29,12 @@ struct DashboardIsolation {
         isolatedSettings.deadlines[.render] = min(settings.deadlines[.render] ?? Self.renderDeadline, Self.renderDeadline)
         let isolated = IsolatedLauncher(executable: cli.executable, settings: isolatedSettings, environment: cli.environment).launcher
         let everyone = settings.mode == .always
-        let calls = self.calls
+        let calls = self.calls, owner = self.owner
         launcher = { candidate, runtime in
             let shipped = shippedDirectory.map { FileSystem.directory(of: candidate.path) == $0 } ?? false
             let wanted = candidate.manifest.flatMap { chosen[$0.id] } ?? (everyone || !shipped)
             guard wanted else { return try inProcess(candidate, runtime) }
-            return OffThreadInstance(name: candidate.manifest?.id.value ?? candidate.path, calls: calls) { try isolated(candidate, runtime) }
+            return OffThreadInstance(name: candidate.manifest?.id.value ?? candidate.path, calls: calls, owner: owner) { try isolated(candidate, runtime) }
         }
     }
 }

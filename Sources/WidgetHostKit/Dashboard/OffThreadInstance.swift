@@ -22,22 +22,28 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
     private struct State {
         var instance: (any WidgetInstance)?
         var wake: (@Sendable () -> Void)?
-        /// Renders that came in and were not yet taken, by screen and params.
-        var answers: [String: Result<[UInt8], WidgetCallError>] = [:]
+        /// Renders that came in and were not yet taken, by screen and params;
+        /// `outdated` when the widget asked to be drawn again while it rendered.
+        var answers: [String: (result: Result<[UInt8], WidgetCallError>, outdated: Bool)] = [:]
         /// The render under way and when it started (monotonic seconds).
         var running: (key: String, since: Double)?
+        /// The widget asked to be drawn again during the render under way (a fetch landed meanwhile).
+        var wokenWhileRunning = false
     }
 
     private let queue: SerialWorker
     private let state = Locked(State())
     private let calls: OffThreadCalls
+    /// The session's thread, which runs the contracts a job under way hands it while it waits for this queue.
+    private let owner: OwnerThread?
     private let start: () throws -> any WidgetInstance
 
     /// `start` makes the widget, on its queue, when it is first called:
     /// a widget slow to start holds only its own card too.
-    init(name: String, calls: OffThreadCalls, start: @escaping () throws -> any WidgetInstance) {
+    init(name: String, calls: OffThreadCalls, owner: OwnerThread? = nil, start: @escaping () throws -> any WidgetInstance) {
         queue = SerialWorker(name: "card \(name)")
         self.calls = calls
+        self.owner = owner
         self.start = start
     }
 
@@ -48,12 +54,20 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         do { instance = try start() } catch let error as WidgetCallError { throw error } catch {
             throw .stopped("could not start: \(error)")
         }
+        state.withLock { $0.instance = instance }
+        instance.onWake { [weak self] in self?.widgetWoke() }
+        return instance
+    }
+
+    /// The widget asks to be drawn again. During a render, the answer under
+    /// way may predate what it wants to show (its data landed meanwhile):
+    /// that answer is shown when it comes, and another render is started.
+    private func widgetWoke() {
         let wake = state.withLock { state in
-            state.instance = instance
+            if state.running != nil { state.wokenWhileRunning = true }
             return state.wake
         }
-        if let wake { instance.onWake(wake) }
-        return instance
+        wake?()
     }
 
     func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
@@ -61,17 +75,18 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         let key = screen + "\u{0}" + params.serialized
         let now = Clock.now
         let (answer, startNow, since): (Result<[UInt8], WidgetCallError>?, Bool, Double) = state.withLock { state in
-            if let answer = state.answers.removeValue(forKey: key) { return (answer, false, now) }
-            if let running = state.running { return (nil, false, running.since) }
+            let answer = state.answers.removeValue(forKey: key)
+            if let answer, !answer.outdated { return (answer.result, false, now) }
+            if let running = state.running { return (answer?.result, false, running.since) }
             state.running = (key, now)
-            return (nil, true, now)
+            return (answer?.result, true, now)
         }
-        if let answer { return try answer.get() }
         if startNow {
             queue.async { [self] in
                 let result = Result<[UInt8], WidgetCallError> { () throws(WidgetCallError) in try widget().render(screen: screen, params: params) }
                 let wake = state.withLock { state in
-                    state.answers[key] = result
+                    state.answers[key] = (result, state.wokenWhileRunning)
+                    state.wokenWhileRunning = false
                     state.running = nil
                     return state.wake
                 }
@@ -85,12 +100,13 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
                 wake?()
             }
         }
+        if let answer { return try answer.get() }
         throw .busy(seconds: now - since)
     }
 
     /// Waits its turn on the queue, as a direct call would wait for the widget.
     private func onQueue<T>(_ body: () throws(WidgetCallError) -> T) throws(WidgetCallError) -> T {
-        try queue.sync(body)
+        try queue.sync(serving: owner, body)
     }
 
     func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
@@ -105,16 +121,12 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
 
     @discardableResult
     func pump() -> Int {
-        guard calls.enabled else { return (try? queue.sync { () throws(WidgetCallError) -> Int in state.withLock({ $0.instance })?.pump() ?? 0 }) ?? 0 }
+        guard calls.enabled else { return (try? onQueue { () throws(WidgetCallError) -> Int in state.withLock({ $0.instance })?.pump() ?? 0 }) ?? 0 }
         queue.async { [self] in _ = state.withLock({ $0.instance })?.pump() }
         return 0
     }
 
     func onWake(_ handler: @escaping @Sendable () -> Void) {
-        let instance = state.withLock { state in
-            state.wake = handler
-            return state.instance
-        }
-        instance?.onWake(handler)
+        state.withLock { $0.wake = handler }
     }
 }

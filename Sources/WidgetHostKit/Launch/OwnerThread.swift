@@ -6,24 +6,28 @@ import Glibc
 /// rendering off that thread (an isolated dashboard card, on a queue of its
 /// own) must find and start its provider on the session's thread.
 ///
-/// `perform` runs its body at once on the owner, and also when the owner
-/// hands no calls off (`calls` off: it is then parked waiting for this very
-/// call, so nothing races it). Otherwise the body is queued, the owner is
-/// woken (`signal`), and the caller waits for it to run the queue
-/// (`runPending`, which the dashboard's loop does on every wake-up), at most
-/// `timeout` seconds.
+/// `perform` runs its body at once on the owner, and also when the session
+/// hands no work over (`handsOver` off: one thread at a time drives it, as
+/// `serve` does under its lock). Otherwise the body is queued, the owner is
+/// woken, and the caller waits for it to run the queue, at most `timeout`
+/// seconds. The owner runs the queue on every wake-up of its loop
+/// (`runPending`), and while it waits for a card's queue (`wait(on:until:)`),
+/// so a render started before a widget opened full screen, and still under
+/// way, is answered on the owner too rather than on the card's thread.
 final class OwnerThread: Sendable {
     private let owner = pthread_self()
     private let pending = Locked<[@Sendable () -> Void]>([])
-    /// While these are on, the owner waits on no widget: work is handed to it.
-    let calls = Locked<OffThreadCalls?>(nil)
+    /// Wakes the owner where it waits for a card's queue, if it does.
+    private let waiting = Locked<(@Sendable () -> Void)?>(nil)
+    /// On for a session whose widgets run off its thread (the dashboard's isolated cards).
+    let handsOver = Locked(false)
     static let timeout = 10.0
 
     var isCurrent: Bool { pthread_equal(pthread_self(), owner) != 0 }
 
     /// `body`'s result, computed on the owner's thread (or here, when that is safe); nil when the owner did not get to it in time.
     func perform<T: Sendable>(signal: () -> Void, _ body: @escaping @Sendable () -> T) -> T? {
-        guard !isCurrent, calls.withLock({ $0?.enabled }) == true else { return body() }
+        guard !isCurrent, handsOver.withLock({ $0 }) else { return body() }
         let result = Locked<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         pending.withLock {
@@ -32,6 +36,7 @@ final class OwnerThread: Sendable {
                 done.signal()
             }
         }
+        waiting.withLock { $0 }?()
         signal()
         guard done.wait(timeout: .now() + Self.timeout) == .success else { return nil }
         return result.withLock { $0 }
@@ -46,6 +51,32 @@ final class OwnerThread: Sendable {
             }
             if work.isEmpty { return }
             work.forEach { $0() }
+        }
+    }
+
+    /// On the owner, with `condition` locked: waits on it until `ready`
+    /// holds, running meanwhile what other threads hand over (the work it
+    /// waits for may be waiting for that).
+    func wait(on condition: Condition, until ready: () -> Bool) {
+        let wake: @Sendable () -> Void = {
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
+        // Nested waits (a handed-over contract asks another card's queue) put back the outer one's.
+        let outer = waiting.withLock { waiting in
+            defer { waiting = wake }
+            return waiting
+        }
+        defer { waiting.withLock { $0 = outer } }
+        while !ready() {
+            if pending.withLock({ !$0.isEmpty }) {
+                condition.unlock()
+                runPending()
+                condition.lock()
+                continue
+            }
+            condition.wait()
         }
     }
 }

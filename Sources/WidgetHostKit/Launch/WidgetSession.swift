@@ -70,9 +70,15 @@ public final class WidgetSession {
     /// from any thread, so a dashboard redraws only their cards.
     private let woken = Locked<Set<PluginID>>([])
     /// The thread that made the session, where contracts asked off it are answered.
-    let owner = OwnerThread()
+    let owner: OwnerThread
 
-    public init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess) {
+    public convenience init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess) {
+        self.init(runtime: runtime, plugins: plugins, launcher: launcher, owner: OwnerThread())
+    }
+
+    /// `owner`: made on the thread that drives the session.
+    init(runtime: HostRuntime, plugins: [PluginCandidate], launcher: @escaping WidgetLauncher = launchInProcess, owner: OwnerThread) {
+        self.owner = owner
         self.runtime = runtime
         self.launcher = launcher
         let usable = plugins.filter { $0.status == .ok && $0.manifest != nil }

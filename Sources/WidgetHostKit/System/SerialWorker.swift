@@ -30,10 +30,15 @@ final class SerialWorker: @unchecked Sendable {
 
     /// Runs `body` on this thread once every job queued before it is done,
     /// with no job of the worker's running meanwhile, as a serial queue's
-    /// `sync` does.
-    func sync<T>(_ body: () throws(WidgetCallError) -> T) throws(WidgetCallError) -> T {
+    /// `sync` does. On `owner`'s thread, what other threads hand it is run
+    /// while it waits: a job under way may be waiting for that.
+    func sync<T>(serving owner: OwnerThread? = nil, _ body: () throws(WidgetCallError) -> T) throws(WidgetCallError) -> T {
         condition.lock()
-        while busy { condition.wait() }
+        if let owner, owner.isCurrent {
+            owner.wait(on: condition) { !busy }
+        } else {
+            while busy { condition.wait() }
+        }
         busy = true
         condition.unlock()
         defer {
