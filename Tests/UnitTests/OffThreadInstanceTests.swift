@@ -16,7 +16,7 @@ struct OffThreadInstanceTests {
         let loaded = Locked(false)
         let renders = Locked(0)
 
-        func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
+        func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
             let view = loaded.withLock { $0 } ? "loaded" : "loading"
             if renders.withLock({ $0 += 1; return $0 }) == 1 {
                 // The data lands while this render is under way, and the widget asks to be drawn again.
@@ -36,7 +36,7 @@ struct OffThreadInstanceTests {
         var shown: [String] = []
         let deadline = Clock.now + 60
         while Clock.now < deadline {
-            if let bytes = try? card.render(screen: "main", params: "{}") {
+            if let bytes = try? card.render(screen: "main", params: [:]) {
                 shown.append(String(decoding: bytes, as: UTF8.self))
                 if shows(shown.last!) { return shown }
             }
@@ -64,7 +64,7 @@ struct OffThreadInstanceTests {
     func direct() throws {
         let widget = LandsDuringRender()
         let card = OffThreadInstance(name: "direct", calls: OffThreadCalls()) { widget }
-        #expect(String(decoding: try card.render(screen: "main", params: "{}"), as: UTF8.self) == "loading")
-        #expect(String(decoding: try card.render(screen: "main", params: "{}"), as: UTF8.self) == "loaded")
+        #expect(String(decoding: try card.render(screen: "main", params: [:]), as: UTF8.self) == "loading")
+        #expect(String(decoding: try card.render(screen: "main", params: [:]), as: UTF8.self) == "loaded")
     }
 }

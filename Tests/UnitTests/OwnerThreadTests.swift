@@ -67,7 +67,7 @@ struct OwnerThreadTests {
         let answeredOnOwner = Locked<[Bool?]>([])
         init(owner: OwnerThread) { self.owner = owner }
 
-        func render(screen: String, params: String) throws(WidgetCallError) -> [UInt8] {
+        func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
             _ = gate.wait(timeout: .now() + 60)
             let onOwner = owner.perform(signal: {}) { [owner] in owner.isCurrent }
             answeredOnOwner.withLock { $0.append(onOwner) }
@@ -88,7 +88,7 @@ struct OwnerThreadTests {
         let widget = ContractAsker(owner: owner)
         let card = OffThreadInstance(name: "asker", calls: calls, owner: owner) { widget }
         // The grid asks for the card: the render starts on the card's queue.
-        #expect(throws: WidgetCallError.self) { _ = try card.render(screen: "main", params: "{}") }
+        #expect(throws: WidgetCallError.self) { _ = try card.render(screen: "main", params: [:]) }
         // A widget opens full screen; then the card's render asks its contract.
         calls.enabled = false
         widget.gate.signal()
