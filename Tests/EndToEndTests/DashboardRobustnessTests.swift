@@ -76,11 +76,8 @@ struct DashboardRobustnessTests {
             screen.components(separatedBy: "BTC $43,210.55").count > 2 && !screen.contains("Fetching the price")
         }
         #expect(screen.contains("4 Ticker"), "\(screen)")
-        // And Trips, isolated too, its next step by the clock --now sets. Open (issue 24): on the merged tree it can still
-        // stay on "Loading your trips"; Crypto's card, which stayed on "Fetching the price" the same way, no longer does.
-        withKnownIssue("isolated Trips with --now can stay on its loading view", isIntermittent: true) {
-            try terminal.waitFor("Trips' next step") { $0.contains("Next: outbound flight IB3436") && $0.contains("in 22 h 0") }
-        }
+        // And Trips, isolated too, its next step by the clock --now sets (OffThreadInstanceTests has the wake-ups it once lost).
+        try terminal.waitFor("Trips' next step") { $0.contains("Next: outbound flight IB3436") && $0.contains("in 22 h 0") }
         try terminal.send("q")
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }

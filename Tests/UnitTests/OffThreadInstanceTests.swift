@@ -7,7 +7,8 @@ import Testing
 /// An isolated card's widget called off the dashboard's thread: a widget
 /// that asks to be drawn again while a render is under way (its data landed
 /// meanwhile, as Trips' bookings or Crypto's first price do) gets a render
-/// after it, never only the answer that was already under way.
+/// after it, never only the answer that was already under way; nor does one
+/// that asks after that answer came in but before the dashboard took it.
 @Suite("OffThreadInstance")
 struct OffThreadInstanceTests {
     /// Renders "loading" until its data lands, which happens during its first render; then "loaded".
@@ -24,6 +25,26 @@ struct OffThreadInstanceTests {
                 wake.withLock { $0 }?()
             }
             return Array(view.utf8)
+        }
+        func handle(action: String, value: String?) throws(WidgetCallError) {}
+        func query(_ id: String) throws(WidgetCallError) -> [UInt8] { [] }
+        func pump() -> Int { 0 }
+        func onWake(_ handler: @escaping @Sendable () -> Void) { wake.withLock { $0 = handler } }
+    }
+
+    /// Renders "loading" until `land()`, then "loaded": its data lands whenever the test says.
+    private final class LandsWhenTold: WidgetInstance, @unchecked Sendable {
+        let wake = Locked<(@Sendable () -> Void)?>(nil)
+        let loaded = Locked(false)
+        let renders = Locked(0)
+
+        func land() {
+            loaded.withLock { $0 = true }
+            wake.withLock { $0 }?()
+        }
+        func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
+            renders.withLock { $0 += 1 }
+            return Array((loaded.withLock { $0 } ? "loaded" : "loading").utf8)
         }
         func handle(action: String, value: String?) throws(WidgetCallError) {}
         func query(_ id: String) throws(WidgetCallError) -> [UInt8] { [] }
@@ -57,6 +78,25 @@ struct OffThreadInstanceTests {
         card.onWake { woken.signal() }
         let shown = Self.render(card, woken: woken) { $0 == "loaded" }
         #expect(shown == ["loading", "loaded"], "the card stayed on what the render under way drew: \(shown)")
+        #expect(widget.renders.withLock { $0 } == 2)
+    }
+
+    @Test("data landing after a render's answer came in but before the dashboard took it: the card is rendered again")
+    func wokenBeforeAnswerTaken() throws {
+        let calls = OffThreadCalls()
+        calls.enabled = true
+        let widget = LandsWhenTold()
+        let card = OffThreadInstance(name: "lands-late", calls: calls) { widget }
+        let woken = DispatchSemaphore(value: 0)
+        card.onWake { woken.signal() }
+        #expect(throws: WidgetCallError.self) { try card.render(screen: "main", params: [:]) }
+        // The first answer ("loading") is in: its wake-up says so. Then, before the dashboard wakes
+        // to take it, the data lands and the widget asks again; the two wake-ups reach the dashboard as one.
+        #expect(woken.wait(timeout: .now() + 60) == .success)
+        widget.land()
+        while woken.wait(timeout: .now()) == .success {}
+        let shown = Self.render(card, woken: woken) { $0 == "loaded" }
+        #expect(shown == ["loading", "loaded"], "the card kept the answer that predates the data: \(shown)")
         #expect(widget.renders.withLock { $0 } == 2)
     }
 

@@ -59,12 +59,15 @@ final class OffThreadInstance: WidgetInstance, @unchecked Sendable {
         return instance
     }
 
-    /// The widget asks to be drawn again. During a render, the answer under
-    /// way may predate what it wants to show (its data landed meanwhile):
-    /// that answer is shown when it comes, and another render is started.
+    /// The widget asks to be drawn again. The answer under way, or one that
+    /// came in and is not yet taken, predates what it wants to show (its data
+    /// landed meanwhile): that answer is shown, and another render is started.
+    /// Not only during a render: this wake-up and the one that said the answer
+    /// was in may reach the dashboard as one, and then no other comes.
     private func widgetWoke() {
         let wake = state.withLock { state in
             if state.running != nil { state.wokenWhileRunning = true }
+            for key in state.answers.keys { state.answers[key]?.outdated = true }
             return state.wake
         }
         wake?()
