@@ -32,7 +32,7 @@ public final class PluginContext: @unchecked Sendable {
     let host: UnsafeMutablePointer<wh_host>
     private let granted: [String: UnsafeRawPointer]
     private let declared: Set<String>
-    private let wake = Locked<(@Sendable () -> Void)?>(nil)
+    private let wake = Locked(Wake())
     private let mailbox = Locked(Mailbox())
     private let subscriptions = Locked<[Int64: Bus.Subscription]>([:])
     let maxEventsPerSecond: Int
@@ -50,6 +50,15 @@ public final class PluginContext: @unchecked Sendable {
     private struct Stop {
         var reason: String?
         var handler: (@Sendable (String) -> Void)?
+    }
+
+    /// The wake handler, in a struct for the same reason as `Stop`: held
+    /// bare (`Locked<(() -> Void)?>`), every `withLock` wrapped it in one
+    /// more reabstraction thunk and stored that back, so each wake-up (three
+    /// per store write Trips re-renders for) kept two more allocations for
+    /// good and made the next call one level deeper (issue 25).
+    private struct Wake {
+        var handler: (@Sendable () -> Void)?
     }
 
     private struct Mailbox {
@@ -107,11 +116,11 @@ public final class PluginContext: @unchecked Sendable {
     /// waiting: the host's loop should then call `PluginInstance.pump()` and
     /// render on its main thread.
     public func onWake(_ handler: @escaping @Sendable () -> Void) {
-        wake.withLock { $0 = handler }
+        wake.withLock { $0.handler = handler }
     }
 
     private func wakeUp() {
-        wake.withLock { $0 }?()
+        wake.withLock { $0.handler }?()
     }
 
     /// Why the host stopped the plugin for breaking a rule, or nil.
