@@ -1,0 +1,46 @@
+import Testing
+@testable import WidgetHostKit
+@testable import TestSupport
+
+private typealias Locked = ServiceTestKit.Locked
+
+/// Issue 25: the host's memory grew with every store write a widget
+/// re-rendered for. Each wake-up (the store change reaching the plugin's
+/// mailbox, then the plugin's own render requests) re-wrapped the wake
+/// handler in one more reabstraction thunk, kept for good: two allocations a
+/// wake, and a handler entered one call deeper each time. The depth is what
+/// this test sees, on one thread and without timing or a memory threshold.
+@Suite("Plugin wake-ups")
+struct PluginWakeTests {
+    @Test("store changes and render requests, 200 of each kind, enter the wake handler at one stack depth per kind: nothing piles up per wake")
+    func wakeHandlerStaysAsItWas() throws {
+        let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("plugin-wake"))
+        let manifest = try ServiceTestKit.manifest(id: "org.example.wake", screens: ["main"], requiredServices: ["bus"],
+                                                   subscribes: ["store.changed"], storeGroups: [("trips", .read)])
+        let context = PluginContext(manifest: manifest, runtime: runtime)
+        #expect(context.subscribe(pattern: "store.changed") > 0)
+        // Where the handler's frame is, by the address of one of its locals, for each kind of wake.
+        let origin = Locked("")
+        let depths = Locked<[String: Set<UInt>]>([:])
+        context.onWake {
+            var marker = 0
+            let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+            let kind = origin.value
+            depths.withLock { $0[kind, default: []].insert(address) }
+        }
+        let store = runtime.resolve(SharedStore.self)
+        let host = context.host
+        for write in 0..<200 {
+            origin.withLock { $0 = "store change" }
+            try store.put("trips.bookings", Array("{\"write\": \(write)}".utf8))   // delivered on this thread: the bus was idle
+            origin.withLock { $0 = "render request" }
+            host.pointee.request_render!(host)
+        }
+        #expect(runtime.resolve(Bus.self).waitUntilIdle())
+        let seen = depths.value
+        #expect(seen.keys.sorted() == ["render request", "store change"])
+        #expect(seen["store change"]?.count == 1, "the handler went deeper with each store change: \(seen["store change"]?.count ?? 0) depths")
+        #expect(seen["render request"]?.count == 1, "the handler went deeper with each render request: \(seen["render request"]?.count ?? 0) depths")
+        #expect(context.nextEvent() != nil)   // the changes did reach the mailbox
+    }
+}
