@@ -27,4 +27,28 @@ struct SourceStyleTests {
         #expect(checked > 100, "found only \(checked) Swift files under \(root)")
         #expect(long.isEmpty, "lines over \(limit) characters:\n\(long.joined(separator: "\n"))")
     }
+
+    @Test("no Locked or Mutex in Sources or Plugins holds a bare closure: each access would wrap it in one more thunk, kept (issue 25)")
+    func noBareClosureInALock() throws {
+        let root = TestSupport.packageRoot
+        // `Locked<(() -> Void)?>`, `Mutex<@Sendable () -> Void>`: a closure (optional or not) as the lock's whole value.
+        let bare = try Regex(#"\b(Locked|Mutex)<\(?\s*(@Sendable\s*)?\([^<>]*\)\s*(throws\s*)?->"#)
+        var checked = 0
+        var found: [String] = []
+        for folder in ["Sources", "Plugins"] {
+            let enumerator = FileManager.default.enumerator(atPath: root + "/" + folder)
+            while let path = enumerator?.nextObject() as? String {
+                guard path.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOfFile: root + "/" + folder + "/" + path, encoding: .utf8)
+                checked += 1
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(bare) {
+                    found.append("\(folder)/\(path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(checked > 100, "found only \(checked) Swift files under \(root)")
+        #expect(found.isEmpty, "put the closure in a struct field instead:\n\(found.joined(separator: "\n"))")
+        #expect(#"private let wake = Locked<(@Sendable () -> Void)?>(nil)"#.contains(bare), "the check no longer sees the pattern that leaked")
+    }
 }

@@ -18,10 +18,16 @@ final class OwnerThread: Sendable {
     private let owner = pthread_self()
     private let pending = Locked<[@Sendable () -> Void]>([])
     /// Wakes the owner where it waits for a card's queue, if it does.
-    private let waiting = Locked<(@Sendable () -> Void)?>(nil)
+    private let waiting = Locked(Waiting())
     /// On for a session whose widgets run off its thread (the dashboard's isolated cards).
     let handsOver = Locked(false)
     static let timeout = 10.0
+
+    /// A struct, not a bare optional closure: a closure held bare in a
+    /// generic `Locked` is wrapped in one more thunk at every access (issue 25).
+    private struct Waiting {
+        var wake: (@Sendable () -> Void)?
+    }
 
     var isCurrent: Bool { pthread_equal(pthread_self(), owner) != 0 }
 
@@ -36,7 +42,7 @@ final class OwnerThread: Sendable {
                 done.signal()
             }
         }
-        waiting.withLock { $0 }?()
+        waiting.withLock { $0.wake }?()
         signal()
         guard done.wait(timeout: .now() + Self.timeout) == .success else { return nil }
         return result.withLock { $0 }
@@ -65,10 +71,10 @@ final class OwnerThread: Sendable {
         }
         // Nested waits (a handed-over contract asks another card's queue) put back the outer one's.
         let outer = waiting.withLock { waiting in
-            defer { waiting = wake }
-            return waiting
+            defer { waiting.wake = wake }
+            return waiting.wake
         }
-        defer { waiting.withLock { $0 = outer } }
+        defer { waiting.withLock { $0.wake = outer } }
         while !ready() {
             if pending.withLock({ !$0.isEmpty }) {
                 condition.unlock()
