@@ -102,4 +102,19 @@ struct DashboardModelTests {
         #expect(fired.withLock { $0 } == [1, 2, 3])
         #expect(scheduler.pending == 0)
     }
+
+    @Test("an owner's timer replaces the one it set before: 100 asks hold one timer, which fires once; unkeyed timers all stay")
+    func schedulerReplacesAnOwnersTimer() throws {
+        let scheduler = WakeScheduler()
+        final class Owner {}
+        let owner = Owner(), fired = Locked(0)
+        for ask in 0..<100 { scheduler.after(milliseconds: 86_400_000 - Int64(ask), replacingFor: owner) {} }
+        #expect(scheduler.pending == 1)
+        scheduler.after(milliseconds: 0, replacingFor: owner) { fired.withLock { $0 += 1 } }
+        for _ in 0..<250 where scheduler.pending > 0 { usleep(20_000) }
+        #expect(scheduler.pending == 0)
+        #expect(fired.withLock { $0 } == 1)
+        for _ in 0..<10 { scheduler.after(milliseconds: 86_400_000) {} }
+        #expect(scheduler.pending == 10)
+    }
 }

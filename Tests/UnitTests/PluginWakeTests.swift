@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import WidgetHostKit
 @testable import TestSupport
@@ -42,5 +43,22 @@ struct PluginWakeTests {
         #expect(seen["store change"]?.count == 1, "the handler went deeper with each store change: \(seen["store change"]?.count ?? 0) depths")
         #expect(seen["render request"]?.count == 1, "the handler went deeper with each render request: \(seen["render request"]?.count ?? 0) depths")
         #expect(context.nextEvent() != nil)   // the changes did reach the mailbox
+    }
+
+    @Test("a plugin that asks for a new wake time on every change keeps a bounded list, and the earliest still wakes it")
+    func wakeTimesBounded() throws {
+        let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("plugin-wake-times"))
+        let manifest = try ServiceTestKit.manifest(id: "org.example.wake-times", screens: ["main"], requiredServices: ["clock"])
+        let context = PluginContext(manifest: manifest, runtime: runtime)
+        let woken = Locked(0)
+        context.onWake { woken.withLock { $0 += 1 } }
+        let now = context.clock.nowMilliseconds
+        for ask in 0..<1_000 { context.wake(atMilliseconds: now + 86_400_000 + Int64(ask)) }   // as Trips, a day ahead, later each time
+        #expect(context.pendingWakeTimes == PluginContext.maxWakeTimes)
+        #expect(woken.value == 0)
+        context.wake(atMilliseconds: now)   // due at once: earlier than all the others
+        for _ in 0..<500 where woken.value == 0 { usleep(20_000) }
+        #expect(woken.value == 1)
+        #expect(context.pendingWakeTimes == PluginContext.maxWakeTimes - 1)   // the latest made room for it; the rest still wait
     }
 }

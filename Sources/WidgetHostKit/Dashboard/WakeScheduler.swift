@@ -11,6 +11,7 @@ final class WakeScheduler: @unchecked Sendable {
 
     private struct Timer {
         let due: Int64
+        let key: ObjectIdentifier?
         let fire: @Sendable () -> Void
     }
 
@@ -20,10 +21,20 @@ final class WakeScheduler: @unchecked Sendable {
 
     /// Calls `fire` (on the scheduler's thread) `milliseconds` from now.
     func after(milliseconds: Int64, _ fire: @escaping @Sendable () -> Void) {
-        let due = Self.monotonic() + max(milliseconds, 0)
+        schedule(Timer(due: Self.monotonic() + max(milliseconds, 0), key: nil, fire: fire))
+    }
+
+    /// As `after`, replacing the timer `owner` set before, if it has not
+    /// fired: an owner holds at most one timer here however often it asks.
+    func after(milliseconds: Int64, replacingFor owner: AnyObject, _ fire: @escaping @Sendable () -> Void) {
+        schedule(Timer(due: Self.monotonic() + max(milliseconds, 0), key: ObjectIdentifier(owner), fire: fire))
+    }
+
+    private func schedule(_ timer: Timer) {
         let earliest = timers.withLock { timers -> Bool in
-            let earliest = timers.allSatisfy { $0.due > due }
-            timers.append(Timer(due: due, fire: fire))
+            if let key = timer.key { timers.removeAll { $0.key == key } }
+            let earliest = timers.allSatisfy { $0.due > timer.due }
+            timers.append(timer)
             return earliest
         }
         let start = started.withLock { started -> Bool in

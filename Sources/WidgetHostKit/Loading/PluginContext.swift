@@ -33,6 +33,7 @@ public final class PluginContext: @unchecked Sendable {
     private let granted: [String: UnsafeRawPointer]
     private let declared: Set<String>
     private let wake = Locked(Wake())
+    private let wakeTimes = Locked<Set<Int64>>([])
     private let mailbox = Locked(Mailbox())
     private let subscriptions = Locked<[Int64: Bus.Subscription]>([:])
     let maxEventsPerSecond: Int
@@ -147,13 +148,48 @@ public final class PluginContext: @unchecked Sendable {
     }
 
     /// Wakes the instance when the host's clock reaches `milliseconds`.
+    /// Every time asked for is kept (clock.h: setting several is fine), but
+    /// the scheduler holds one timer per plugin, for the earliest: a plugin
+    /// that asks again on every change (Trips, its next entry a day ahead at
+    /// most) adds a number here, not a timer, and a hostile one that asks
+    /// without end keeps only the `maxWakeTimes` earliest.
     func wake(atMilliseconds milliseconds: Int64) {
         // Capped at a year: a later wake is not a timeline's next entry but a bug.
         let delay = min(max(0, milliseconds - clock.nowMilliseconds), 366 * 86_400_000)
-        WakeScheduler.shared.after(milliseconds: delay) { [weak self] in
-            self?.wakeUp()
+        let due = WakeScheduler.monotonic() + delay   // the host clock may stand still (--now); the timer's may not
+        let arm = wakeTimes.withLock { times -> Bool in
+            if times.count >= Self.maxWakeTimes {
+                guard let latest = times.max(), due < latest else { return false }
+                times.remove(latest)
+            }
+            let wasEarliest = times.min()
+            times.insert(due)
+            return wasEarliest.map { due < $0 } ?? true
+        }
+        if arm { armWakeTimer(at: due) }
+    }
+
+    static let maxWakeTimes = 256
+
+    private func armWakeTimer(at due: Int64) {
+        WakeScheduler.shared.after(milliseconds: due - WakeScheduler.monotonic(), replacingFor: self) { [weak self] in
+            self?.wakeTimerFired()
         }
     }
+
+    private func wakeTimerFired() {
+        let now = WakeScheduler.monotonic()
+        let (reached, next) = wakeTimes.withLock { times -> (Bool, Int64?) in
+            let before = times.count
+            times = times.filter { $0 > now }
+            return (times.count < before, times.min())
+        }
+        if let next { armWakeTimer(at: next) }
+        if reached { wakeUp() }
+    }
+
+    /// The wake times asked for and not yet reached, for tests.
+    var pendingWakeTimes: Int { wakeTimes.withLock { $0.count } }
 
     func service(_ id: String) -> UnsafeRawPointer? {
         if let table = granted[id] { return table }
