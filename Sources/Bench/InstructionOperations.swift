@@ -144,7 +144,7 @@ enum InstructionOperations {
     private static func isolatedNoop() throws -> any WidgetInstance {
         let path = (ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_DIR"] ?? ".") + "/noop.so"
         let runtime = Bench.runtime()
-        var settings = IsolationSettings()
+        var settings = PluginRunSettings()
         settings.mode = .always
         // The child runs from a stripped copy elsewhere: the parent says where the host is.
         let host = ProcessInfo.processInfo.environment["WIDGET_HOST_BENCH_HOST"] ?? Bench.productsDirectory + "/widget-host"

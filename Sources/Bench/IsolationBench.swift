@@ -16,7 +16,7 @@ func isolationBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_DATA_HOME"] = farm.root + "/isolation-data"
     environment["XDG_STATE_HOME"] = farm.root + "/isolation-state"
-    var settings = IsolationSettings()
+    var settings = PluginRunSettings()
     settings.mode = .always
     let launcher = IsolatedLauncher(executable: Bench.productsDirectory + "/widget-host", settings: settings, environment: environment)
 

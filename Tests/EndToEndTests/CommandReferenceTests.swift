@@ -40,8 +40,8 @@ struct CommandReferenceTests {
         let directory = try TestSupport.makeTemporaryDirectory("config-example")
         try TestSupport.write(Array(example.utf8), to: directory + "/config.json")
         let config = try HostConfig.load(path: directory + "/config.json", required: true)
-        #expect(try IsolationSettings(config: config) == IsolationSettings())
-        #expect(IsolationSettings.defaultsConfig.serialized == config.root["host"]?.serialized)
+        #expect(try PluginRunSettings(config: config) == PluginRunSettings())
+        #expect(PluginRunSettings.defaultsConfig.serialized == config.root["host"]?.serialized)
 
         let run = try TestSupport.runHost(["launch", "checkout", "--once", "--config", directory + "/config.json"],
                                           environment: ["WIDGET_HOST_LOG": "info"])

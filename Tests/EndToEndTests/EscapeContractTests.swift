@@ -19,7 +19,7 @@ struct EscapeContractTests {
     }
 
     static func session(_ directory: String, isolated: Bool, log: LogRecorder,
-                        settings: (inout IsolationSettings) -> Void = { _ in }) throws -> WidgetSession {
+                        settings: (inout PluginRunSettings) -> Void = { _ in }) throws -> WidgetSession {
         let home = try IsolationTestKit.Home()
         let search = SearchPath(directories: [.init(path: directory, origin: "test", explicit: true)])
         let report = Discovery(availableServices: Set(ServiceTable.all.map(\.id))).scan(search)

@@ -101,7 +101,7 @@ private let WH_HTTP_UNREACHABLE_VALUE = -2
 @Suite("Isolation: a session with isolated plugins")
 struct IsolationSessionTests {
     private func session(_ directory: String, home: Kit.Home, recorder: LogRecorder,
-                         _ configure: (inout IsolationSettings) -> Void = { _ in }) -> WidgetSession {
+                         _ configure: (inout PluginRunSettings) -> Void = { _ in }) -> WidgetSession {
         let search = SearchPath(directories: [.init(path: directory, origin: "test", explicit: true)])
         let report = Discovery(availableServices: Set(ServiceTable.all.map(\.id))).scan(search)
         return WidgetSession(runtime: home.runtime(recorder), plugins: report.plugins, launcher: home.launcher(configure).launcher)

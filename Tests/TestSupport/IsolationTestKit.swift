@@ -103,8 +103,8 @@ enum IsolationTestKit {
         }
 
         /// An isolated launcher that runs the built `widget-host` as its children.
-        func launcher(_ configure: (inout IsolationSettings) -> Void = { _ in }) -> IsolatedLauncher {
-            var settings = IsolationSettings()
+        func launcher(_ configure: (inout PluginRunSettings) -> Void = { _ in }) -> IsolatedLauncher {
+            var settings = PluginRunSettings()
             settings.mode = .always
             configure(&settings)
             return IsolatedLauncher(executable: TestSupport.widgetHost, settings: settings, environment: environment)

@@ -25,7 +25,7 @@ struct DocumentedLimitsTests {
         })
     }
 
-    static let settings = IsolationSettings()
+    static let settings = PluginRunSettings()
     static let spelled = [2: "two", 3: "three", 4: "four", 5: "five", 10: "ten"]
 
     static let statements: [(page: String, words: String)] = [
@@ -73,8 +73,8 @@ struct DocumentedLimitsTests {
         let directory = try TestSupport.makeTemporaryDirectory("documented-config")
         try TestSupport.write(Array(block.utf8), to: directory + "/config.json")
         let config = try HostConfig.load(path: directory + "/config.json", required: true)
-        #expect(try IsolationSettings(config: config) == Self.settings)
-        #expect(config.root["host"]?.serialized == IsolationSettings.defaultsConfig.serialized,
+        #expect(try PluginRunSettings(config: config) == Self.settings)
+        #expect(config.root["host"]?.serialized == PluginRunSettings.defaultsConfig.serialized,
                 "configuration.md's example lists other keys, or another order, than the defaults")
     }
 

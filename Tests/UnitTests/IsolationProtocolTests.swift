@@ -149,7 +149,7 @@ struct IsolationProtocolTests {
 /// What reports from the child say, and how the host words a plugin's end.
 @Suite("Isolation: stop reasons")
 struct IsolationStopReasonTests {
-    private let settings = IsolationSettings()
+    private let settings = PluginRunSettings()
 
     @Test("a violation report is the reason, whatever the signal")
     func violationWins() {

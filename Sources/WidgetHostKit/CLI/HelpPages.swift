@@ -124,7 +124,7 @@ enum HelpPages {
 
     /// The configuration's example: every host setting at its default, and a plugin's section.
     static var configExample: String {
-        let host = IsolationSettings.defaultsConfig
+        let host = PluginRunSettings.defaultsConfig
         let plugins = JSONValue.object([("checkout", .object([
             ("currencyCode", .string("USD")), ("locale", .string("en_US")),
             ("minimumAmount", .string("50.00")), ("maximumAmount", .string("2000.00")),

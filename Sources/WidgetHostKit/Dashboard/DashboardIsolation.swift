@@ -13,7 +13,7 @@ struct DashboardIsolation {
     let owner = OwnerThread()
     static let renderDeadline = 2.0
 
-    init(cli: WidgetHostCLI, settings: IsolationSettings, spec: DashboardSpec, plugins: [PluginCandidate]) {
+    init(cli: WidgetHostCLI, settings: PluginRunSettings, spec: DashboardSpec, plugins: [PluginCandidate]) {
         var chosen: [PluginID: Bool] = [:]
         let manifests = plugins.compactMap(\.manifest)
         for card in spec.cards {

@@ -10,14 +10,14 @@ struct DashboardLoop {
     let arguments: Arguments
     let dashboard: Dashboard
     let spec: DashboardSpec
-    let isolation: IsolationSettings
+    let isolation: PluginRunSettings
     /// Isolated widgets answer off this thread while the grid shows.
     let calls: OffThreadCalls
     /// The configuration's live reload, if its file's directory exists.
     var reload: ConfigReload?
     private let input = KeyReader()
 
-    init(cli: WidgetHostCLI, arguments: Arguments, dashboard: Dashboard, spec: DashboardSpec, isolation: IsolationSettings, calls: OffThreadCalls) {
+    init(cli: WidgetHostCLI, arguments: Arguments, dashboard: Dashboard, spec: DashboardSpec, isolation: PluginRunSettings, calls: OffThreadCalls) {
         self.calls = calls
         self.cli = cli
         self.arguments = arguments

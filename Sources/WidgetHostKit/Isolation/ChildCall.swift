@@ -15,7 +15,7 @@ enum ChildCall: Equatable {
     case destroy
 
     /// The call's name on the wire, which is also whose deadline it has.
-    var name: IsolationSettings.Call {
+    var name: PluginRunSettings.Call {
         switch self {
         case .load: .load
         case .create: .create
@@ -42,7 +42,7 @@ enum ChildCall: Equatable {
 
     /// The call `fields` describe; nil for an unknown call or a missing argument.
     init?(fields: JSONValue) {
-        guard let name = fields["call"]?.string.flatMap(IsolationSettings.Call.init(rawValue:)) else { return nil }
+        guard let name = fields["call"]?.string.flatMap(PluginRunSettings.Call.init(rawValue:)) else { return nil }
         func text(_ key: String) -> String? { fields[key]?.string }
         switch name {
         case .load: self = .load(manifest: fields["manifest"] ?? .null)

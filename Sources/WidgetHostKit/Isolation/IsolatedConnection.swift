@@ -17,7 +17,7 @@ import PluginABI
 final class IsolatedConnection: @unchecked Sendable {
     let pluginID: PluginID
     let context: PluginContext
-    let settings: IsolationSettings
+    let settings: PluginRunSettings
     let process: PluginProcess
     let socket: FrameSocket
     let proxy: HostServiceProxy
@@ -65,7 +65,7 @@ final class IsolatedConnection: @unchecked Sendable {
     /// The most http calls one plugin may have waiting at once.
     static let maxSlowCalls = 8
 
-    init(process: PluginProcess, context: PluginContext, settings: IsolationSettings, onStop: @escaping @Sendable (String) -> Void) {
+    init(process: PluginProcess, context: PluginContext, settings: PluginRunSettings, onStop: @escaping @Sendable (String) -> Void) {
         pluginID = context.pluginID
         self.process = process
         self.context = context

@@ -24,7 +24,7 @@ public final class IsolatedInstance: WidgetInstance {
     /// `creating`, the plugin is neither loaded nor created: `load()` and
     /// `create()` follow (the validator's checks, one at a time).
     public init(
-        candidate: PluginCandidate, runtime: HostRuntime, executable: String, settings: IsolationSettings,
+        candidate: PluginCandidate, runtime: HostRuntime, executable: String, settings: PluginRunSettings,
         dataDirectory: String, environment: [String: String], creating: Bool = true,
         onStop: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {

@@ -8,11 +8,11 @@ public struct IsolatedLauncher: Sendable {
     /// The `widget-host` executable the children run (`/proc/self/exe` in
     /// the program itself; tests and the benchmark name the built product).
     public var executable: String
-    public var settings: IsolationSettings
+    public var settings: PluginRunSettings
     public var environment: [String: String]
     public var quarantine: QuarantineStore
 
-    public init(executable: String, settings: IsolationSettings, environment: [String: String]) {
+    public init(executable: String, settings: PluginRunSettings, environment: [String: String]) {
         self.executable = executable
         self.settings = settings
         self.environment = environment

@@ -35,7 +35,7 @@ struct ChildReport: Equatable {
 enum StopReason {
     static func describe(
         _ termination: ChildProcess.Termination, report: ChildReport, call: String?, fatalError: String?,
-        settings: IsolationSettings
+        settings: PluginRunSettings
     ) -> String {
         let during = call.map { " during \($0)" } ?? ""
         if let violation = report.violation { return violation }

@@ -68,7 +68,7 @@ public final class PluginContext: @unchecked Sendable {
         var overflowing = false
     }
 
-    init(manifest: Manifest, runtime: HostRuntime, maxEventsPerSecond: Int = IsolationSettings().maxEventsPerSecond) {
+    init(manifest: Manifest, runtime: HostRuntime, maxEventsPerSecond: Int = PluginRunSettings().maxEventsPerSecond) {
         pluginID = manifest.id
         self.maxEventsPerSecond = maxEventsPerSecond
         self.manifest = manifest

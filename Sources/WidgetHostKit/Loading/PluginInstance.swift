@@ -25,7 +25,7 @@ public final class PluginInstance: WidgetInstance {
     /// `maxEventsPerSecond`: past it the plugin is stopped for flooding the
     /// bus, as an isolated one is (`PluginContext`).
     public init(plugin: LoadedPlugin, runtime: HostRuntime,
-                maxEventsPerSecond: Int = IsolationSettings().maxEventsPerSecond) throws(CallError) {
+                maxEventsPerSecond: Int = PluginRunSettings().maxEventsPerSecond) throws(CallError) {
         self.plugin = plugin
         context = PluginContext(manifest: plugin.manifest, runtime: runtime, maxEventsPerSecond: maxEventsPerSecond)
         markedID = strdup(plugin.manifest.id.value)

@@ -29,10 +29,10 @@ public typealias WidgetLauncher = (_ plugin: PluginCandidate, _ runtime: HostRun
 
 /// The default launcher: load the plugin into this process and create it.
 public func launchInProcess(_ candidate: PluginCandidate, _ runtime: HostRuntime) throws -> any WidgetInstance {
-    try launchInProcess(maxEventsPerSecond: IsolationSettings().maxEventsPerSecond)(candidate, runtime)
+    try launchInProcess(maxEventsPerSecond: PluginRunSettings().maxEventsPerSecond)(candidate, runtime)
 }
 
-/// The in-process launcher with the host's limits (`IsolationSettings`).
+/// The in-process launcher with the host's limits (`PluginRunSettings`).
 public func launchInProcess(maxEventsPerSecond: Int) -> WidgetLauncher {
     { candidate, runtime in
         guard let manifest = candidate.manifest else { throw WidgetCallError.stopped("\(candidate.path) has no manifest") }

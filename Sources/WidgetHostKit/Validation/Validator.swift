@@ -25,7 +25,7 @@ public struct Validator {
     /// Stop after the handshake, as `info` does to report the load status.
     public var loadOnly = false
     /// The cage's limits, and whether a weak cage is allowed.
-    public var settings = IsolationSettings()
+    public var settings = PluginRunSettings()
     /// The contracts the plugins on the search path provide, when known: a
     /// required one missing among them is a warning.
     public var providedContracts: Set<String>?
@@ -39,7 +39,7 @@ public struct Validator {
     /// What became of a plugin that stopped during a check, in words: `reason`
     /// is the isolated plugin's stop reason, `report` what its cage reported.
     static func fate(_ reason: String, termination: ChildProcess.Termination?, report: ChildReport,
-                     settings: IsolationSettings = IsolationSettings()) -> String {
+                     settings: PluginRunSettings = PluginRunSettings()) -> String {
         if let violation = report.violation { return "the sandbox stopped the plugin: it \(violation)" }
         if let crash = report.crash, crash.errno == ENOMEM {
             return "the plugin ran out of memory: an allocation failed against the \(settings.memoryMiB) MiB limit"
@@ -66,7 +66,7 @@ public struct Validator {
         defer { FileSystem.removeTree(data) }
         var settings = self.settings
         // Every call may take the whole time; the run as a whole is held to it between checks.
-        for call in IsolationSettings.Call.allCases { settings.deadlines[call] = timeout }
+        for call in PluginRunSettings.Call.allCases { settings.deadlines[call] = timeout }
         let runtime = HostRuntime(storeDirectory: data + "/store", log: HostLog(threshold: .error, sink: { _ in }),
                                   http: HTTPClient(offline: "validate runs plugins without a network"))
         let instance: IsolatedInstance
@@ -120,13 +120,13 @@ public struct Validator {
 /// A plugin that stops fails the check it stopped in, and no check follows.
 struct ValidationRun {
     let instance: IsolatedInstance
-    let settings: IsolationSettings
+    let settings: PluginRunSettings
     let timeout: Double
     let started = Clock.now
     var results: [CheckResult] = []
     var stopped = false
 
-    init(instance: IsolatedInstance, settings: IsolationSettings, timeout: Double) {
+    init(instance: IsolatedInstance, settings: PluginRunSettings, timeout: Double) {
         self.instance = instance
         self.settings = settings
         self.timeout = timeout

@@ -1,8 +1,9 @@
-/// How isolated plugins run: whether at all, how long each call may take,
-/// and the limits of their processes. From the configuration's "host"
-/// object, overridden by `--isolate`; `configJSON` writes them back in that
+/// How every plugin runs, in process or isolated: whether isolated at all,
+/// how long each call may take, how fast it may publish and call services,
+/// and the limits of an isolated one's process. From the configuration's
+/// "host" object, overridden by `--isolate`; `configJSON` writes them back in that
 /// form, so `widget-host help config` shows the defaults this file sets.
-public struct IsolationSettings: Sendable, Equatable {
+public struct PluginRunSettings: Sendable, Equatable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Plugins load into the host's own process (fast, unprotected).
         case never
@@ -45,31 +46,31 @@ public struct IsolationSettings: Sendable, Equatable {
 
     /// The settings the configuration gives; a bad value is an error that
     /// names its key.
-    public init(config: HostConfig) throws(IsolationConfigError) {
+    public init(config: HostConfig) throws(PluginRunSettingsError) {
         self.init()
         if let value = config.hostSetting("isolation") {
             guard let text = value.string, let mode = Mode(rawValue: text) else {
-                throw IsolationConfigError("host.isolation must be \"never\" or \"always\", not \(value.serialized)")
+                throw PluginRunSettingsError("host.isolation must be \"never\" or \"always\", not \(value.serialized)")
             }
             self.mode = mode
         }
         if let value = config.hostSetting("deadlines") {
-            guard case let .object(members) = value else { throw IsolationConfigError("host.deadlines must be an object of seconds per call") }
+            guard case let .object(members) = value else { throw PluginRunSettingsError("host.deadlines must be an object of seconds per call") }
             for (key, seconds) in members {
                 guard let call = Call(rawValue: key) else {
-                    throw IsolationConfigError("host.deadlines has no call \"\(key)\"; use \(Call.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw PluginRunSettingsError("host.deadlines has no call \"\(key)\"; use \(Call.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 deadlines[call] = try Self.number(seconds, "host.deadlines.\(key)", range: 0.05...3600)
             }
         }
         if let value = config.hostSetting("limits") {
-            guard case let .object(members) = value else { throw IsolationConfigError("host.limits must be an object") }
+            guard case let .object(members) = value else { throw PluginRunSettingsError("host.limits must be an object") }
             for (key, limit) in members {
                 switch key {
                 case "memoryMiB": memoryMiB = Int(try Self.number(limit, "host.limits.memoryMiB", range: 64...1_048_576))
                 case "cpuSeconds": cpuSeconds = Int(try Self.number(limit, "host.limits.cpuSeconds", range: 1...1_000_000))
                 case "eventsPerSecond": maxEventsPerSecond = Int(try Self.number(limit, "host.limits.eventsPerSecond", range: 1...1_000_000))
-                default: throw IsolationConfigError("host.limits has no limit \"\(key)\"; use memoryMiB, cpuSeconds, eventsPerSecond")
+                default: throw PluginRunSettingsError("host.limits has no limit \"\(key)\"; use memoryMiB, cpuSeconds, eventsPerSecond")
                 }
             }
         }
@@ -87,17 +88,18 @@ public struct IsolationSettings: Sendable, Equatable {
     }
 
     /// The "host" object with every setting at its default.
-    public static var defaultsConfig: JSONValue { IsolationSettings().configJSON }
+    public static var defaultsConfig: JSONValue { PluginRunSettings().configJSON }
 
-    private static func number(_ value: JSONValue, _ key: String, range: ClosedRange<Double>) throws(IsolationConfigError) -> Double {
+    private static func number(_ value: JSONValue, _ key: String, range: ClosedRange<Double>) throws(PluginRunSettingsError) -> Double {
         guard case let .number(text) = value, let number = Double(text), range.contains(number) else {
-            throw IsolationConfigError("\(key) must be a number from \(range.lowerBound.formatted1) to \(range.upperBound.formatted1), not \(value.serialized)")
+            let bounds = "from \(range.lowerBound.formatted1) to \(range.upperBound.formatted1)"
+            throw PluginRunSettingsError("\(key) must be a number \(bounds), not \(value.serialized)")
         }
         return number
     }
 }
 
-public struct IsolationConfigError: Error, Equatable, CustomStringConvertible {
+public struct PluginRunSettingsError: Error, Equatable, CustomStringConvertible {
     public let description: String
     init(_ message: String) { description = "configuration: " + message }
 }

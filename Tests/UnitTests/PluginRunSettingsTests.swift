@@ -5,14 +5,14 @@ import Testing
 
 /// The configuration of isolation, and the manifest's http hosts.
 @Suite("Isolation: settings and http hosts")
-struct IsolationSettingsTests {
+struct PluginRunSettingsTests {
     private func config(_ host: String) throws -> HostConfig {
         HostConfig(root: try JSONParser.parse("{\"host\": \(host)}"))
     }
 
     @Test("without a host section plugins run in process, with the documented defaults")
     func defaults() throws {
-        let settings = try IsolationSettings(config: .empty)
+        let settings = try PluginRunSettings(config: .empty)
         #expect(settings.mode == .never)
         #expect(settings.deadline(.render) == 5)
         #expect(settings.deadline(.create) == 10)
@@ -22,7 +22,7 @@ struct IsolationSettingsTests {
 
     @Test("isolation, deadlines and limits are read from the host section")
     func read() throws {
-        let settings = try IsolationSettings(config: config(
+        let settings = try PluginRunSettings(config: config(
             #"{"isolation": "always", "deadlines": {"render": 2.5, "event": 1}, "limits": {"memoryMiB": 256, "cpuSeconds": 9, "eventsPerSecond": 50}}"#))
         #expect(settings.mode == .always)
         #expect(settings.deadline(.render) == 2.5)
@@ -46,7 +46,7 @@ struct IsolationSettingsTests {
     func refused(_ host: String, _ message: String) throws {
         let config = try config(host)
         #expect {
-            _ = try IsolationSettings(config: config)
+            _ = try PluginRunSettings(config: config)
         } throws: { error in
             "\(error)".contains(message) && "\(error)".hasPrefix("configuration: ")
         }
