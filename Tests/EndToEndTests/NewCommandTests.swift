@@ -147,6 +147,31 @@ struct NewCommandTests {
         #expect(declared.stdout.contains("PASS  refresh main: declares \"refreshes\": true"), "\(declared)")
     }
 
+    @Test("validate waits for a loading screen to load before it judges the refresh: a load landing between renders is no press")
+    func refreshWaitsForLoading() throws {
+        let home = try Home()
+        let c = home.root + "/slow"
+        #expect(try home.new(["slow", "--c", "--dir", c]).status == 0)
+        let source = c + "/slow.c"
+        // The first three renders show "loading" (an indeterminate progress), as a widget reading its data does.
+        let loading = try String(contentsOfFile: source, encoding: .utf8)
+            .replacingOccurrences(of: "struct wh_plugin { int presses; };", with: "struct wh_plugin { int presses; int renders; };")
+            .replacingOccurrences(of: "wh_text(&w, text, NULL);",
+                                  with: "if (++p->renders <= 3) { wh_node_begin(&w, \"progress\"); wh_node_end(&w); } else wh_text(&w, text, NULL);")
+        #expect(loading.contains("p->renders <= 3"))
+        try TestSupport.write(Array(loading.utf8), to: source)
+        try Self.run(["make", "-C", c])
+        let validated = try home.run(["validate", c + "/slow.so"])
+        #expect(validated.status == 0, "\(validated)")
+        #expect(validated.stdout.contains("PASS  refresh main: nothing to refresh"), "\(validated)")
+        // Still loading when the wait runs out: not compared, and said so.
+        let forever = loading.replacingOccurrences(of: "p->renders <= 3", with: "p->renders > 0")
+        try TestSupport.write(Array(forever.utf8), to: source)
+        try Self.run(["make", "-B", "-C", c])
+        let stuck = try home.run(["validate", c + "/slow.so"])
+        #expect(stuck.stdout.contains("PASS  refresh main: still loading after"), "\(stuck)")
+    }
+
     @Test("an installed copy, the source tree out of reach, scaffolds from the SDK installed beside it; without one it names WIDGET_HOST_SDK")
     func installedCopy() throws {
         let home = try Home()

@@ -157,16 +157,18 @@ public final class PluginContext: @unchecked Sendable {
         // Capped at a year: a later wake is not a timeline's next entry but a bug.
         let delay = min(max(0, milliseconds - clock.nowMilliseconds), 366 * 86_400_000)
         let due = WakeScheduler.monotonic() + delay   // the host clock may stand still (--now); the timer's may not
-        let arm = wakeTimes.withLock { times -> Bool in
+        // The timer is armed under the lock (here and when it fires), so an
+        // earlier time asked for meanwhile is never replaced by an older "next".
+        // The scheduler calls back on its own thread, outside its lock.
+        wakeTimes.withLock { times in
             if times.count >= Self.maxWakeTimes {
-                guard let latest = times.max(), due < latest else { return false }
+                guard let latest = times.max(), due < latest else { return }
                 times.remove(latest)
             }
             let wasEarliest = times.min()
             times.insert(due)
-            return wasEarliest.map { due < $0 } ?? true
+            if wasEarliest.map({ due < $0 }) ?? true { armWakeTimer(at: due) }
         }
-        if arm { armWakeTimer(at: due) }
     }
 
     static let maxWakeTimes = 256
@@ -179,12 +181,12 @@ public final class PluginContext: @unchecked Sendable {
 
     private func wakeTimerFired() {
         let now = WakeScheduler.monotonic()
-        let (reached, next) = wakeTimes.withLock { times -> (Bool, Int64?) in
+        let reached = wakeTimes.withLock { times -> Bool in
             let before = times.count
             times = times.filter { $0 > now }
-            return (times.count < before, times.min())
+            if let next = times.min() { armWakeTimer(at: next) }
+            return times.count < before
         }
-        if let next { armWakeTimer(at: next) }
         if reached { wakeUp() }
     }
 

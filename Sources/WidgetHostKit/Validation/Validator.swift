@@ -133,7 +133,7 @@ struct ValidationRun {
     }
 
     mutating func all(_ manifest: Manifest, loadOnly: Bool) {
-        let instance = self.instance
+        let instance = self.instance, runEnds = started + timeout
         let loaded = check("load") {
             try instance.load()
             return "handshake passed: entry, ABI \(manifest.abi), descriptor size, manifest match, services"
@@ -143,7 +143,9 @@ struct ValidationRun {
         guard check("create", { try instance.create(); return nil }) else { return }
         for screen in manifest.screens {
             check("render \(screen.id)") { try Self.render(instance, screen.id, offering: manifest) }
-            check("refresh \(screen.id)") { try Self.refresh(instance, screen.id, declared: manifest.refreshes) }
+            check("refresh \(screen.id)") {
+                try Self.refresh(instance, screen.id, declared: manifest.refreshes, loadedBy: min(runEnds, Clock.now + Self.loadingWait))
+            }
             for action in screen.actions {
                 check("action \(screen.id)/\(action)") {
                     _ = try Self.render(instance, screen.id)
@@ -194,11 +196,21 @@ struct ValidationRun {
         return "\(bytes.count) bytes of JSON"
     }
 
+    /// How long the refresh check waits for a loading screen to load.
+    static let loadingWait = 5.0
+
     /// The host's refresh must not count as a person's action: a widget
     /// whose screen it changes must say it fetches (`"refreshes": true`).
-    /// A screen that changes between two plain renders (a clock) is not compared.
-    private static func refresh(_ instance: IsolatedInstance, _ screen: String, declared: Bool) throws -> String {
-        let before = try renderedBytes(instance, screen), again = try renderedBytes(instance, screen)
+    /// A screen that changes between two plain renders (a clock) is not compared,
+    /// and one still loading is waited for first, as `launch --once` waits:
+    /// a load landing between two renders is the widget's own change, not the refresh's.
+    private static func refresh(_ instance: IsolatedInstance, _ screen: String, declared: Bool, loadedBy deadline: Double) throws -> String {
+        var before = try renderedBytes(instance, screen)
+        while isLoading(before) && Clock.now < deadline {
+            usleep(10_000)
+            before = try renderedBytes(instance, screen)
+        }
+        let again = try renderedBytes(instance, screen)
         var status: WidgetCallError?
         do { try instance.handle(action: WH_ACTION_REFRESH, value: screen) } catch {
             if case .stopped = error { throw error }
@@ -207,6 +219,7 @@ struct ValidationRun {
         if let status, status != .status(WH_UNKNOWN_ACTION.rawValue) { throw ValidationFailure("handle_action(\(WH_ACTION_REFRESH)): \(status)") }
         let after = try renderedBytes(instance, screen)
         if declared { return "declares \"refreshes\": true" }
+        guard !isLoading(before) else { return "still loading after \(loadingWait.formatted1)s; not compared" }
         guard before == again else { return "the screen changes by itself; not compared" }
         guard after == again else {
             throw ValidationFailure("\(WH_ACTION_REFRESH) changed what \(screen) shows, so it counts the host's refresh (the r key) as an action: "
@@ -214,6 +227,11 @@ struct ValidationRun {
                 + "WH_ACTION_REFRESH; a widget that does fetch then declares \"refreshes\": true in widget.json")
         }
         return status == nil ? "answered, screen unchanged" : "nothing to refresh"
+    }
+
+    /// An indeterminate progress anywhere on the screen: the widget says it is loading.
+    private static func isLoading(_ bytes: [UInt8]) -> Bool {
+        (try? ViewDescription.parse(bytes))?.root.containsIndeterminateProgress ?? false
     }
 
     private static func renderedBytes(_ instance: IsolatedInstance, _ screen: String) throws -> [UInt8] {
