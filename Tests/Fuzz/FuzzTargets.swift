@@ -94,7 +94,12 @@ func fuzzFrames(_ bytes: [UInt8]) {
         decoder.append(bytes[offset..<min(offset + step, bytes.count)])
         offset += step
         do {
-            while let frame = try decoder.next() { _ = frame.encoded() }
+            while let frame = try decoder.next() {
+                // What was read is written back to the same bytes' meaning.
+                var again = FrameDecoder(limit: 1 << 17)
+                again.append(frame.encoded())
+                precondition((try? again.next()) == frame, "a frame does not read back as it was written")
+            }
         } catch {
             return
         }

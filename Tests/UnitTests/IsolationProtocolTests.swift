@@ -47,18 +47,40 @@ struct IsolationProtocolTests {
 
     @Test("a frame exactly at the limit is accepted")
     func atTheLimit() throws {
-        let body = [UInt8](repeating: 65, count: 1024 - 4 - 2)   // 4 for the fields' length, 2 for "{}"
+        let body = [UInt8](repeating: 65, count: 1024 - 4 - 5)   // 4 for the fields' length, 5 for an empty object
         var decoder = FrameDecoder(limit: 1024)
         decoder.append(Frame(.reply, id: 1, body: body).encoded())
         #expect(try decoder.next()?.body == body)
     }
 
-    @Test("unknown kinds, fields that are not a JSON object and lengths that lie are refused", arguments: [
+    /// A result frame (id 1) whose fields are `fields`, byte for byte.
+    private static func result(fields: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        Frame.append(UInt32(4 + fields.count), to: &bytes)
+        bytes += [Frame.Kind.result.rawValue, 1, 0, 0, 0]
+        Frame.append(UInt32(fields.count), to: &bytes)
+        return bytes + fields
+    }
+
+    /// Fields' tags: 0 null, 1 false, 2 true, 3 number, 4 string, 5 array, 6 object (FrameFields).
+    @Test("unknown kinds, fields that are not an object and lengths that lie are refused", arguments: [
         ("unknown kind", [2, 0, 0, 0, 99, 1, 0, 0, 0, 0, 0] as [UInt8], "unknown kind 99"),
         ("payload shorter than its fields' length", [2, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0], "shorter than its own header"),
-        ("fields' length past the end", [6, 0, 0, 0, 3, 1, 0, 0, 0, 9, 0, 0, 0, 0x7B, 0x7D], "run past its end"),
-        ("fields not JSON", [6, 0, 0, 0, 3, 1, 0, 0, 0, 2, 0, 0, 0, 0x7B, 0x7B], "not JSON"),
-        ("fields not an object", [6, 0, 0, 0, 3, 1, 0, 0, 0, 2, 0, 0, 0, 0x5B, 0x5D], "not a JSON object"),
+        ("fields' length past the end", [6, 0, 0, 0, 3, 1, 0, 0, 0, 9, 0, 0, 0, 6, 0], "run past its end"),
+        ("an unknown tag", result(fields: [0x7B, 0x7D]), "unknown tag 123"),
+        ("fields not an object", result(fields: [5, 0, 0, 0, 0]), "not an object"),
+        ("a count past the end", result(fields: [6, 0xFF, 0xFF, 0xFF, 0x7F]), "announce more values than they hold"),
+        ("a string past the end", result(fields: [6, 1, 0, 0, 0, 9, 0, 0, 0, 0x61]), "run past their end"),
+        ("a length cut short", result(fields: [6, 1, 0, 0]), "end inside a length"),
+        ("a value missing", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61]), "end inside a value"),
+        ("invalid UTF-8 in a key", result(fields: [6, 1, 0, 0, 0, 2, 0, 0, 0, 0xC0, 0xAF, 0]), "invalid UTF-8"),
+        ("invalid UTF-8 in a string", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61, 4, 1, 0, 0, 0, 0xFF]), "invalid UTF-8"),
+        ("a repeated key", result(fields: [6, 2, 0, 0, 0, 1, 0, 0, 0, 0x61, 0, 1, 0, 0, 0, 0x61, 1]), "repeat the key \"a\""),
+        ("a number that is not JSON's", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61, 3, 2, 0, 0, 0, 0x30, 0x31]), "not JSON's"),
+        ("a number that is a word", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61, 3, 4, 0, 0, 0, 0x6E, 0x75, 0x6C, 0x6C]), "not JSON's"),
+        ("bytes after the value", result(fields: [6, 0, 0, 0, 0, 0]), "bytes after their end"),
+        ("nested past the depth cap", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61] + Array(repeating: [5, 1, 0, 0, 0], count: 64).flatMap { $0 } + [0]),
+         "deeper than 64 levels"),
     ])
     func malformed(_ label: String, _ bytes: [UInt8], _ reason: String) {
         var decoder = FrameDecoder()
@@ -69,6 +91,27 @@ struct IsolationProtocolTests {
         } catch {
             #expect(error.description.contains(reason), "\(label): \(error)")
         }
+    }
+
+    @Test("every kind of value in the fields reads back as it was written, keys compared by their bytes")
+    func fieldsRoundTrip() throws {
+        let fields: JSONValue = [
+            "null": nil, "no": false, "yes": true, "int": -12, "money": .number("250.00"), "exp": .number("1.5e-3"),
+            "text": "a \"quoted\"\n\u{0}line é 🚀", "": "", "list": [1, "two", [], [:], [nil]],
+            "nested": ["deeper": ["deepest": ["id": "B-1"]]],
+            // Two keys Swift calls equal (é composed and decomposed) are two keys, as in JSON.
+            "\u{E9}": 1, "e\u{301}": 2,
+        ]
+        let frame = Frame(.call, id: 9, fields: fields, body: [0, 255, 10])
+        var decoder = FrameDecoder()
+        decoder.append(frame.encoded())
+        let decoded = try #require(try decoder.next())
+        #expect(decoded == frame)
+        #expect(decoded.fields.serialized == fields.serialized)
+        // At the depth cap exactly, accepted: one level short of the refusal above.
+        let deep = (0..<63).reduce(JSONValue.null) { inner, _ in .array([inner]) }
+        decoder.append(Frame(.call, id: 10, fields: ["a": deep]).encoded())
+        #expect(try decoder.next()?.fields["a"] == deep)
     }
 
     @Test("a frame over the limit is not sent at all")

@@ -29,15 +29,16 @@ enum ChildCall: Equatable {
 
     /// The frame's fields: the call's name, then its arguments.
     var fields: JSONValue {
-        let arguments: [(String, JSONValue)] = switch self {
-        case let .load(manifest), let .create(manifest): [("manifest", manifest)]
-        case let .render(screen, params): [("screen", .string(screen)), ("params", params)]
-        case let .query(id): [("query", .string(id))]
-        case let .action(action, value): [("action", .string(action)), ("value", .optional(value))]
-        case let .event(topic, payload): [("topic", .string(topic)), ("payload", .string(payload))]
-        case .destroy: []
+        let call = ("call", JSONValue.string(name.rawValue))
+        // One array each, built whole: this runs on every call.
+        return switch self {
+        case let .load(manifest), let .create(manifest): .object([call, ("manifest", manifest)])
+        case let .render(screen, params): .object([call, ("screen", .string(screen)), ("params", params)])
+        case let .query(id): .object([call, ("query", .string(id))])
+        case let .action(action, value): .object([call, ("action", .string(action)), ("value", .optional(value))])
+        case let .event(topic, payload): .object([call, ("topic", .string(topic)), ("payload", .string(payload))])
+        case .destroy: .object([call])
         }
-        return .object([("call", .string(name.rawValue))] + arguments)
     }
 
     /// The call `fields` describe; nil for an unknown call or a missing argument.

@@ -2,9 +2,10 @@
 ///
 /// On the wire: a 9-byte header (payload length as u32 little-endian, the
 /// kind as u8, the request id as u32 little-endian), then the payload: a u32
-/// little-endian length, that many bytes of UTF-8 JSON (the message's
-/// fields), and the rest as raw bytes (a rendered view, a value to store).
-/// Raw bytes stay raw, so a large view is not escaped into a JSON string.
+/// little-endian length, that many bytes of the message's fields (a JSON
+/// value in the binary form of `FrameFields`, not JSON text), and the rest as
+/// raw bytes (a rendered view, a value to store). Raw bytes stay raw, so a
+/// large view is not escaped into a string.
 ///
 /// Neither side trusts the other's lengths: a frame whose header announces
 /// more than `maxPayloadBytes` is refused before anything is read into
@@ -40,23 +41,26 @@ public struct Frame: Equatable, Sendable {
     /// The protocol this host and its children speak; a child that says
     /// otherwise in its hello is stopped. 2: a service call carries its
     /// arguments as `args`, in the order its `ServiceFunction` describes.
-    public static let protocolVersion = 2
+    /// 3: fields are binary (`FrameFields`), not JSON text.
+    public static let protocolVersion = 3
     public static let headerBytes = 9
     /// The most a payload may be, either way: a render, a config
     /// section, an http body or a value to store, with room to spare.
     public static let maxPayloadBytes = 16 << 20
 
     public func encoded() -> [UInt8] {
-        let header = fields.serializedBytes
-        let payloadCount = 4 + header.count + body.count
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.headerBytes + payloadCount)
-        Self.append(UInt32(payloadCount), to: &bytes)
+        bytes.reserveCapacity(Self.headerBytes + 4 + 128 + body.count)
+        // The two lengths are known once the fields are written: zero now, set below.
+        Self.append(0, to: &bytes)
         bytes.append(kind.rawValue)
         Self.append(id, to: &bytes)
-        Self.append(UInt32(header.count), to: &bytes)
-        bytes += header
+        Self.append(0, to: &bytes)
+        FrameFields.write(fields, to: &bytes)
+        let fieldsCount = bytes.count - Self.headerBytes - 4
         bytes += body
+        Self.set(UInt32(bytes.count - Self.headerBytes), at: 0, in: &bytes)
+        Self.set(UInt32(fieldsCount), at: Self.headerBytes, in: &bytes)
         return bytes
     }
 
@@ -69,7 +73,15 @@ public struct Frame: Equatable, Sendable {
     }
 
     static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        // Four plain appends: a loop or a raw-buffer append costs several times more, on every length of every frame.
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+    }
+
+    private static func set(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> UInt32(8 * index)) }
     }
 
     static func u32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
@@ -130,11 +142,12 @@ public struct FrameDecoder: Sendable {
         guard payload.count >= 4 else { throw .malformed("its payload is shorter than its own header") }
         let headerCount = Int(Frame.u32(payload, at: 0))
         guard headerCount <= payload.count - 4 else { throw .malformed("its fields run past its end") }
-        let headerBytes = payload[(payload.startIndex + 4)..<(payload.startIndex + 4 + headerCount)]
-        let fields: JSONValue
-        do { fields = try JSONParser.parse(Array(headerBytes)) } catch { throw .malformed("its fields are not JSON: \(error)") }
-        guard fields.isObject else { throw .malformed("its fields are not a JSON object") }
-        let body = Array(payload[(payload.startIndex + 4 + headerCount)...])
+        let fieldsStart = payload.startIndex + 4
+        let fields = try payload.withUnsafeBufferPointer { payload in
+            Result { () throws(FrameError) in try FrameFields.read(UnsafeBufferPointer(rebasing: payload[4..<(4 + headerCount)])) }
+        }.get()
+        guard fields.isObject else { throw .malformed("its fields are not an object") }
+        let body = Array(payload[(fieldsStart + headerCount)...])
         return compact(Frame(kind, id: id, fields: fields, body: body))
     }
 

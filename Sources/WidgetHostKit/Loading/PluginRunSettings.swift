@@ -17,9 +17,36 @@ public struct PluginRunSettings: Sendable, Equatable {
         case load, create, render, query, action, event, destroy
     }
 
+    /// Seconds per call. Read on every isolated call, so kept in a slot per
+    /// call rather than hashed by the call's name as a dictionary would.
+    public struct Deadlines: Equatable, Sendable, ExpressibleByDictionaryLiteral {
+        private var seconds = [Double?](repeating: nil, count: Call.allCases.count)
+
+        public init(dictionaryLiteral elements: (Call, Double)...) {
+            for (call, value) in elements { self[call] = value }
+        }
+
+        public subscript(call: Call) -> Double? {
+            get { seconds[Self.slot(call)] }
+            set { seconds[Self.slot(call)] = newValue }
+        }
+
+        private static func slot(_ call: Call) -> Int {
+            switch call {
+            case .load: 0
+            case .create: 1
+            case .render: 2
+            case .query: 3
+            case .action: 4
+            case .event: 5
+            case .destroy: 6
+            }
+        }
+    }
+
     public var mode: Mode = .never
     /// Seconds each call may take before the plugin is killed.
-    public var deadlines: [Call: Double] = [.load: 10, .create: 10, .render: 5, .query: 5, .action: 5, .event: 5, .destroy: 2]
+    public var deadlines: Deadlines = [.load: 10, .create: 10, .render: 5, .query: 5, .action: 5, .event: 5, .destroy: 2]
     /// The child's address space (RLIMIT_AS), in MiB. The Swift runtime
     /// alone maps about 100 MiB, so the default of 1024 refuses any single
     /// allocation of 1 GiB.
@@ -42,7 +69,7 @@ public struct PluginRunSettings: Sendable, Equatable {
 
     /// The most a call may take in all, time spent waiting on the host (a
     /// contract ask of another plugin) included: twice its deadline.
-    public func ceiling(_ call: Call) -> Double { 2 * deadline(call) }
+    func ceiling(deadline: Double) -> Double { 2 * deadline }
 
     /// The settings the configuration gives; a bad value is an error that
     /// names its key.

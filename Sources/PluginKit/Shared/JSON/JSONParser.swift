@@ -41,6 +41,16 @@ public struct JSONParser {
         return value
     }
 
+    /// Whether `bytes` are one JSON number and nothing else, by the grammar
+    /// the parser reads numbers with (a binary form that carries a number as
+    /// its text checks it here).
+    public static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parser = JSONParser(bytes: bytes, maxDepth: 0)
+        guard let first = bytes.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              (try? parser.number()) != nil else { return false }
+        return parser.index == bytes.count
+    }
+
     /// Objects with more members than this find duplicate keys through a set;
     /// below it, comparing with each earlier key is cheaper than hashing.
     private static let linearKeySearchLimit = 16

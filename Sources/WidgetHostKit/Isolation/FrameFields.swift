@@ -1,0 +1,138 @@
+/// A frame's fields on the wire: the same `JSONValue` both sides build and
+/// read, in a binary form of its own rather than JSON text. Escaping,
+/// quoting and scanning text cost most of the host's side of an isolated
+/// call; here a string is a length and its bytes, copied whole.
+///
+/// A value is a tag byte, then:
+/// - null, false, true: nothing;
+/// - number: a u32 little-endian length and the number's JSON text;
+/// - string: a u32 little-endian length and that many bytes of UTF-8;
+/// - array: a u32 little-endian count and that many values;
+/// - object: a u32 little-endian count and that many members, each a key
+///   (a length and UTF-8, as a string) and a value.
+///
+/// The reader refuses what the JSON parser would: invalid UTF-8, a number
+/// that is not JSON's, a repeated key, nesting past the parser's default
+/// depth, and any length or count that runs past the end.
+enum FrameFields {
+    private enum Tag: UInt8 {
+        case null = 0, `false`, `true`, number, string, array, object
+    }
+
+    static func write(_ value: JSONValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(Tag.null.rawValue)
+        case let .bool(flag): out.append((flag ? Tag.true : Tag.false).rawValue)
+        case let .number(text): writeText(text, tag: .number, to: &out)
+        case let .string(text): writeText(text, tag: .string, to: &out)
+        case let .array(items):
+            out.append(Tag.array.rawValue)
+            Frame.append(UInt32(items.count), to: &out)
+            for item in items { write(item, to: &out) }
+        case let .object(members):
+            out.append(Tag.object.rawValue)
+            Frame.append(UInt32(members.count), to: &out)
+            for (key, member) in members {
+                writeText(key, to: &out)
+                write(member, to: &out)
+            }
+        }
+    }
+
+    private static func writeText(_ text: String, tag: Tag? = nil, to out: inout [UInt8]) {
+        if let tag { out.append(tag.rawValue) }
+        Frame.append(UInt32(text.utf8.count), to: &out)
+        // One copy of a native string's bytes, not an append per byte.
+        if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: text.utf8) }
+    }
+
+    /// The value `bytes` hold, all of them.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(FrameError) -> JSONValue {
+        var reader = Reader(bytes: bytes)
+        let value = try reader.value(depth: 0)
+        guard reader.index == bytes.count else { throw .malformed("its fields have bytes after their end") }
+        return value
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        mutating func value(depth: Int) throws(FrameError) -> JSONValue {
+            guard index < bytes.count else { throw .malformed("its fields end inside a value") }
+            let byte = bytes[index]
+            index += 1
+            switch Tag(rawValue: byte) {
+            case .null: return .null
+            case .false: return .bool(false)
+            case .true: return .bool(true)
+            case .number:
+                let run = try self.run()
+                // The parser's own grammar: one definition of a JSON number.
+                guard JSONParser.isNumber(run) else { throw .malformed("its fields hold a number that is not JSON's") }
+                return .number(String(decoding: run, as: UTF8.self))
+            case .string: return .string(try text())
+            case .array:
+                guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its fields nest deeper than \(JSONParser.defaultMaxDepth) levels") }
+                let count = try self.count()
+                var items: [JSONValue] = []
+                items.reserveCapacity(count)
+                for _ in 0..<count { items.append(try value(depth: depth + 1)) }
+                return .array(items)
+            case .object:
+                guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its fields nest deeper than \(JSONParser.defaultMaxDepth) levels") }
+                let count = try self.count()
+                var members: [(String, JSONValue)] = []
+                members.reserveCapacity(count)
+                var keys = Set<[UInt8]>()
+                for _ in 0..<count {
+                    let key = try text()
+                    if Self.isDuplicate(key, in: members, &keys) { throw .malformed("its fields repeat the key \"\(key)\"") }
+                    members.append((key, try value(depth: depth + 1)))
+                }
+                return .object(members)
+            case nil: throw .malformed("its fields hold an unknown tag \(byte)")
+            }
+        }
+
+        /// A count of values still to come: each takes a byte at least, so
+        /// a count past the bytes left is a lie, refused before any room is made.
+        private mutating func count() throws(FrameError) -> Int {
+            let count = try u32()
+            guard count <= bytes.count - index else { throw .malformed("its fields announce more values than they hold") }
+            return count
+        }
+
+        /// A length and that many bytes.
+        private mutating func run() throws(FrameError) -> UnsafeBufferPointer<UInt8> {
+            let count = try u32()
+            guard count <= bytes.count - index else { throw .malformed("its fields run past their end") }
+            defer { index += count }
+            return UnsafeBufferPointer(rebasing: bytes[index..<index + count])
+        }
+
+        private mutating func text() throws(FrameError) -> String {
+            let run = try self.run()
+            // ASCII, nearly every key and value, is valid as it is; the generic
+            // validation looks up its metadata at run time, on every call.
+            if run.allSatisfy({ $0 < 0x80 }) { return String(decoding: run, as: UTF8.self) }
+            guard let text = String(validating: run, as: UTF8.self) else { throw .malformed("its fields hold invalid UTF-8") }
+            return text
+        }
+
+        private mutating func u32() throws(FrameError) -> Int {
+            guard bytes.count - index >= 4 else { throw .malformed("its fields end inside a length") }
+            let value = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+            index += 4
+            return Int(value)
+        }
+
+        /// As the JSON parser finds a repeated key: by bytes, comparing with
+        /// each earlier key while the object is small, through a set beyond.
+        private static func isDuplicate(_ key: String, in members: [(String, JSONValue)], _ keys: inout Set<[UInt8]>) -> Bool {
+            if members.count < 16 { return members.contains { $0.0.utf8.count == key.utf8.count && $0.0.utf8.elementsEqual(key.utf8) } }
+            if keys.isEmpty { keys = Set(members.map { Array($0.0.utf8) }) }
+            return !keys.insert(Array(key.utf8)).inserted
+        }
+    }
+}
