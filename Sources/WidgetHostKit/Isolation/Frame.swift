@@ -112,7 +112,13 @@ public enum FrameError: Error, Equatable, CustomStringConvertible {
 public struct FrameDecoder: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Where a read lands before it joins `buffer`: kept, so a read is not a
+    /// fresh heap allocation (a temporary allocation this size is not on the stack).
+    private var chunk: [UInt8] = []
     public let limit: Int
+
+    /// The most one read takes: a large frame arrives in several.
+    static let readSize = 16 * 1024
 
     public init(limit: Int = Frame.maxPayloadBytes) {
         self.limit = limit
@@ -123,6 +129,15 @@ public struct FrameDecoder: Sendable {
 
     public mutating func append(_ bytes: some Collection<UInt8>) {
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Appends what one `read` writes into the room it is handed; returns
+    /// what `read` returned (a byte count, or 0 or less for none).
+    mutating func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.readSize) }
+        let count = chunk.withUnsafeMutableBytes { read($0) }
+        if count > 0 { buffer.append(contentsOf: chunk[0..<count]) }
+        return count
     }
 
     /// The next complete frame, nil if more bytes are needed.
@@ -154,7 +169,11 @@ public struct FrameDecoder: Sendable {
     /// Drops consumed bytes once they are most of the buffer, so a long
     /// conversation does not keep every byte it ever received.
     private mutating func compact(_ frame: Frame?) -> Frame? {
-        if start > 0 && start * 2 >= buffer.count {
+        if start == buffer.count {
+            // Everything read is consumed, the usual case: nothing to move.
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 0 && start * 2 >= buffer.count {
             buffer.removeFirst(start)
             start = 0
         }

@@ -61,18 +61,13 @@ final class FrameSocket: Sendable {
     /// Reads what the socket holds into `decoder`: blocking until something
     /// arrives on a blocking socket, never on a non-blocking one.
     func receive(into decoder: inout FrameDecoder) -> ReceiveOutcome {
-        // Not a zeroed array per read: this runs for every frame.
-        withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { chunk in
-            while true {
-                let count = recv(fd, chunk.baseAddress, chunk.count, 0)
-                if count > 0 {
-                    decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-                    return .received
-                }
-                if count == 0 { return .closed }
-                if errno == EINTR { continue }
-                return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .closed
-            }
+        let fd = fd
+        while true {
+            let count = decoder.fill { room in recv(fd, room.baseAddress, room.count, 0) }
+            if count > 0 { return .received }
+            if count == 0 { return .closed }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .closed
         }
     }
 
