@@ -79,6 +79,8 @@ struct IsolationProtocolTests {
         ("a number that is not JSON's", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61, 3, 2, 0, 0, 0, 0x30, 0x31]), "not JSON's"),
         ("a number that is a word", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61, 3, 4, 0, 0, 0, 0x6E, 0x75, 0x6C, 0x6C]), "not JSON's"),
         ("bytes after the value", result(fields: [6, 0, 0, 0, 0, 0]), "bytes after their end"),
+        // Three members need 15 bytes at least (a key's length and a tag each); ten are there.
+        ("an object count its bytes cannot hold", result(fields: [6, 3, 0, 0, 0] + [UInt8](repeating: 0, count: 10)), "announce more values"),
         ("nested past the depth cap", result(fields: [6, 1, 0, 0, 0, 1, 0, 0, 0, 0x61] + Array(repeating: [5, 1, 0, 0, 0], count: 64).flatMap { $0 } + [0]),
          "deeper than 64 levels"),
     ])
@@ -112,6 +114,32 @@ struct IsolationProtocolTests {
         let deep = (0..<63).reduce(JSONValue.null) { inner, _ in .array([inner]) }
         decoder.append(Frame(.call, id: 10, fields: ["a": deep]).encoded())
         #expect(try decoder.next()?.fields["a"] == deep)
+    }
+
+    @Test("counts the child announces reserve no room ahead: 64 nested objects each claiming every byte left are refused without gigabytes")
+    func announcedCountsReserveLittle() throws {
+        let size = Frame.maxPayloadBytes - 64
+        var fields: [UInt8] = []
+        fields.reserveCapacity(size)
+        for _ in 0..<64 {
+            // An object whose count is all the bytes left could hold, and its first key, empty.
+            fields.append(6)
+            Frame.append(UInt32((size - fields.count - 4) / 5), to: &fields)
+            Frame.append(0, to: &fields)
+        }
+        fields += [UInt8](repeating: 0xFF, count: size - fields.count)
+        let before = try Self.peakVirtualKiB()
+        var decoder = FrameDecoder()
+        decoder.append(Self.result(fields: fields))
+        #expect(throws: FrameError.malformed("its fields hold an unknown tag 255")) { try decoder.next() }
+        // Reserving what the counts claim would be 64 × 3.3 M members: over 8 GiB of address space.
+        #expect(try Self.peakVirtualKiB() - before < 2 << 20)
+    }
+
+    private static func peakVirtualKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmPeak:") })
+        return try #require(Int(line.split(separator: " ")[1]))
     }
 
     @Test("a frame over the limit is not sent at all")

@@ -142,42 +142,46 @@ public struct FrameDecoder: Sendable {
 
     /// The next complete frame, nil if more bytes are needed.
     public mutating func next() throws(FrameError) -> Frame? {
-        let available = buffer[start...]
-        guard available.count >= Frame.headerBytes else { return compact(nil) }
-        let length = Frame.u32(available, at: 0)
-        guard length <= UInt32(limit) else { throw .tooLarge(announced: UInt64(length), limit: limit) }
-        guard let kind = Frame.Kind(rawValue: available[available.startIndex + 4]) else {
-            throw .unknownKind(available[available.startIndex + 4])
+        let frame = try take()
+        compact()
+        return frame
+    }
+
+    /// Reads the frame at `start`, by index: a slice of the buffer still held
+    /// when `compact` runs would make it copy the whole buffer.
+    private mutating func take() throws(FrameError) -> Frame? {
+        let available = buffer.count - start
+        guard available >= Frame.headerBytes else { return nil }
+        let length = Int(Frame.u32(buffer[start...], at: 0))
+        guard length <= limit else { throw .tooLarge(announced: UInt64(length), limit: limit) }
+        guard let kind = Frame.Kind(rawValue: buffer[start + 4]) else { throw .unknownKind(buffer[start + 4]) }
+        let id = Frame.u32(buffer[start...], at: 5)
+        guard available >= Frame.headerBytes + length else { return nil }
+        let payload = start + Frame.headerBytes
+        start = payload + length
+        guard length >= 4 else { throw .malformed("its payload is shorter than its own header") }
+        let fieldsCount = Int(Frame.u32(buffer[payload...], at: 0))
+        guard fieldsCount <= length - 4 else { throw .malformed("its fields run past its end") }
+        let fieldsEnd = payload + 4 + fieldsCount
+        let fields = try buffer.withUnsafeBufferPointer { bytes throws(FrameError) in
+            try FrameFields.read(UnsafeBufferPointer(rebasing: bytes[(payload + 4)..<fieldsEnd]))
         }
-        let id = Frame.u32(available, at: 5)
-        let total = Frame.headerBytes + Int(length)
-        guard available.count >= total else { return compact(nil) }
-        let payload = available[(available.startIndex + Frame.headerBytes)..<(available.startIndex + total)]
-        start += total
-        guard payload.count >= 4 else { throw .malformed("its payload is shorter than its own header") }
-        let headerCount = Int(Frame.u32(payload, at: 0))
-        guard headerCount <= payload.count - 4 else { throw .malformed("its fields run past its end") }
-        let fieldsStart = payload.startIndex + 4
-        let fields = try payload.withUnsafeBufferPointer { payload in
-            Result { () throws(FrameError) in try FrameFields.read(UnsafeBufferPointer(rebasing: payload[4..<(4 + headerCount)])) }
-        }.get()
         guard fields.isObject else { throw .malformed("its fields are not an object") }
-        let body = Array(payload[(fieldsStart + headerCount)...])
-        return compact(Frame(kind, id: id, fields: fields, body: body))
+        return Frame(kind, id: id, fields: fields, body: Array(buffer[fieldsEnd..<start]))
     }
 
     /// Drops consumed bytes once they are most of the buffer, so a long
     /// conversation does not keep every byte it ever received.
-    private mutating func compact(_ frame: Frame?) -> Frame? {
+    private mutating func compact() {
+        guard start > 0 else { return }
         if start == buffer.count {
             // Everything read is consumed, the usual case: nothing to move.
             buffer.removeAll(keepingCapacity: true)
             start = 0
-        } else if start > 0 && start * 2 >= buffer.count {
+        } else if start * 2 >= buffer.count {
             buffer.removeFirst(start)
             start = 0
         }
-        return frame
     }
 }
 

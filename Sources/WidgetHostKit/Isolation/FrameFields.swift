@@ -74,20 +74,20 @@ enum FrameFields {
             case .string: return .string(try text())
             case .array:
                 guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its fields nest deeper than \(JSONParser.defaultMaxDepth) levels") }
-                let count = try self.count()
+                let count = try self.count(eachAtLeast: 1)
                 var items: [JSONValue] = []
-                items.reserveCapacity(count)
+                items.reserveCapacity(min(count, Self.reserved))
                 for _ in 0..<count { items.append(try value(depth: depth + 1)) }
                 return .array(items)
             case .object:
                 guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its fields nest deeper than \(JSONParser.defaultMaxDepth) levels") }
-                let count = try self.count()
+                let count = try self.count(eachAtLeast: 5)   // a key's length and a value's tag
                 var members: [(String, JSONValue)] = []
-                members.reserveCapacity(count)
-                var keys = Set<[UInt8]>()
+                members.reserveCapacity(min(count, Self.reserved))
+                var keys = Set<KeyBytes>()
                 for _ in 0..<count {
                     let key = try text()
-                    if Self.isDuplicate(key, in: members, &keys) { throw .malformed("its fields repeat the key \"\(key)\"") }
+                    if JSONParser.isDuplicate(key, in: members, &keys) { throw .malformed("its fields repeat the key \"\(key)\"") }
                     members.append((key, try value(depth: depth + 1)))
                 }
                 return .object(members)
@@ -95,11 +95,16 @@ enum FrameFields {
             }
         }
 
-        /// A count of values still to come: each takes a byte at least, so
-        /// a count past the bytes left is a lie, refused before any room is made.
-        private mutating func count() throws(FrameError) -> Int {
+        /// Room made ahead for a container's values, at most: a count is the
+        /// other side's word, and 64 nested containers each announcing every
+        /// byte left would otherwise reserve gigabytes before the first is read.
+        private static let reserved = 16
+
+        /// A count of values still to come, each at least `eachAtLeast` bytes:
+        /// a count the bytes left cannot hold is a lie, refused at once.
+        private mutating func count(eachAtLeast size: Int) throws(FrameError) -> Int {
             let count = try u32()
-            guard count <= bytes.count - index else { throw .malformed("its fields announce more values than they hold") }
+            guard count <= (bytes.count - index) / size else { throw .malformed("its fields announce more values than they hold") }
             return count
         }
 
@@ -127,12 +132,5 @@ enum FrameFields {
             return Int(value)
         }
 
-        /// As the JSON parser finds a repeated key: by bytes, comparing with
-        /// each earlier key while the object is small, through a set beyond.
-        private static func isDuplicate(_ key: String, in members: [(String, JSONValue)], _ keys: inout Set<[UInt8]>) -> Bool {
-            if members.count < 16 { return members.contains { $0.0.utf8.count == key.utf8.count && $0.0.utf8.elementsEqual(key.utf8) } }
-            if keys.isEmpty { keys = Set(members.map { Array($0.0.utf8) }) }
-            return !keys.insert(Array(key.utf8)).inserted
-        }
     }
 }

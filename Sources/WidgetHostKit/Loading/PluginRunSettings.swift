@@ -69,7 +69,7 @@ public struct PluginRunSettings: Sendable, Equatable {
 
     /// The most a call may take in all, time spent waiting on the host (a
     /// contract ask of another plugin) included: twice its deadline.
-    func ceiling(deadline: Double) -> Double { 2 * deadline }
+    static func ceiling(deadline: Double) -> Double { 2 * deadline }
 
     /// The settings the configuration gives; a bad value is an error that
     /// names its key.

@@ -44,11 +44,9 @@ public struct JSONParser {
     /// Whether `bytes` are one JSON number and nothing else, by the grammar
     /// the parser reads numbers with (a binary form that carries a number as
     /// its text checks it here).
-    public static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var parser = JSONParser(bytes: bytes, maxDepth: 0)
-        guard let first = bytes.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              (try? parser.number()) != nil else { return false }
-        return parser.index == bytes.count
+        return (try? parser.number()) != nil && parser.index == bytes.count
     }
 
     /// Objects with more members than this find duplicate keys through a set;
@@ -108,7 +106,8 @@ public struct JSONParser {
 
     /// Whether `key` is already among `members`: by comparing bytes while the
     /// object is small, through `keys` (filled on first use) once it is large.
-    private static func isDuplicate(_ key: String, in members: [(String, JSONValue)], _ keys: inout Set<KeyBytes>) -> Bool {
+    /// The host's binary frame fields refuse a repeated key by this too.
+    package static func isDuplicate(_ key: String, in members: [(String, JSONValue)], _ keys: inout Set<KeyBytes>) -> Bool {
         if members.count < linearKeySearchLimit { return members.contains { JSONValue.sameBytes($0.0, key) } }
         if keys.isEmpty { keys = Set(members.map { KeyBytes($0.0) }) }
         return !keys.insert(KeyBytes(key)).inserted
@@ -323,11 +322,11 @@ public struct JSONParser {
 /// An object key as its UTF-8 bytes: duplicates are found by bytes, so two
 /// keys that differ only in Unicode normal form are two keys (RFC 8259 compares
 /// code units), where `Set<String>` would call them one.
-private struct KeyBytes: Hashable {
+package struct KeyBytes: Hashable {
     let key: String
     init(_ key: String) { self.key = key }
-    static func == (a: KeyBytes, b: KeyBytes) -> Bool { JSONValue.sameBytes(a.key, b.key) }
-    func hash(into hasher: inout Hasher) {
+    package static func == (a: KeyBytes, b: KeyBytes) -> Bool { JSONValue.sameBytes(a.key, b.key) }
+    package func hash(into hasher: inout Hasher) {
         if key.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
             for byte in key.utf8 { hasher.combine(byte) }
         }
