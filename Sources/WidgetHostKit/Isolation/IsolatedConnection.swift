@@ -106,7 +106,7 @@ final class IsolatedConnection: @unchecked Sendable {
         // Time the plugin spends waiting on the host (a contract ask) is
         // given back, but only up to the call's ceiling: asking forever
         // must not hold the host forever.
-        let ceiling = Clock.now + PluginRunSettings.ceiling(deadline: seconds)
+        let ceilingSeconds = PluginRunSettings.ceiling(deadline: seconds), ceiling = Clock.now + ceilingSeconds
         let frame = Frame(.call, id: id, fields: call.fields)
         switch socket.send(frame, deadline: deadline) {
         case .sent:
@@ -126,7 +126,7 @@ final class IsolatedConnection: @unchecked Sendable {
             let remaining = deadline - Clock.now
             if remaining <= 0 || !awaitNews(for: remaining, readingSocket: ownsSocket) {
                 throw .stopped(stop(deadline >= ceiling
-                    ? "timed out in \(name.rawValue) after \(PluginRunSettings.ceiling(deadline: seconds).formatted1)s, its ceiling with the time it waited on the host"
+                    ? "timed out in \(name.rawValue) after \(ceilingSeconds.formatted1)s, its ceiling with the time it waited on the host"
                     : "timed out in \(name.rawValue) after \(seconds.formatted1)s"))
             }
             let handed = state.withLock { state in
