@@ -67,14 +67,14 @@ struct FirstRunTests {
     @Test("the control: without the sample source, the same run goes to the network for its price")
     func networkControl() throws {
         let offline = try Offline()
-        _ = try offline.once(["--config", Self.sampleConfig, "--set", "crypto.source=network", "--wait", "3"])
+        _ = try offline.once(["--config", Self.sampleConfig, "--set", "crypto.source=network", "--wait", "20"])
         #expect(!offline.proxy.requests.isEmpty, "the listener saw no fetch, so the sample test above proves nothing")
     }
 
     @Test("a card cached from an earlier run stands in only while the widget loads: --once waits for the fresh view")
     func staleCacheIsReplaced() throws {
         let offline = try Offline()
-        let (failed, before) = try offline.once(["--config", Self.sampleConfig, "--set", "crypto.source=network", "--wait", "3"])
+        let (failed, before) = try offline.once(["--config", Self.sampleConfig, "--set", "crypto.source=network", "--wait", "20"])
         #expect(before["org.widgethost.crypto"]?["error"]?.string?.hasPrefix("Price unavailable") == true, "\(failed)")
         let (run, after) = try offline.once(["--config", Self.sampleConfig])
         let crypto = try #require(after["org.widgethost.crypto"], "\(run)")

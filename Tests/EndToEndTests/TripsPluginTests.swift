@@ -483,9 +483,12 @@ struct TripsInteractiveTests {
     func nextEntryOnTime() throws {
         let world = try TripsWorld()
         try world.put(TripsBookings.document([TripsBookings.paris]))
-        // Five seconds before landing: the outbound flight, then the hotel.
-        let terminal = try Tmux([TestSupport.widgetHost, "launch", "trips", "--now", "2026-06-10T10:09:55+02:00"],
-                                environment: SpawnedProcess.hostEnvironment(home: world.home), settings: TripsWorld.terminal)
+        // Twenty seconds before landing (the clock runs from the host's start, so a slow start
+        // must not use up the flight's time): the outbound flight, then the hotel.
+        var settings = TripsWorld.terminal
+        settings.attempts = 600
+        let terminal = try Tmux([TestSupport.widgetHost, "launch", "trips", "--now", "2026-06-10T10:09:40+02:00"],
+                                environment: SpawnedProcess.hostEnvironment(home: world.home), settings: settings)
         defer { terminal.kill() }
         let flight = try terminal.waitFor("IB3436 · Direct")
         #expect(flight.contains("(Outbound flight)"), "\(flight)")
