@@ -111,7 +111,8 @@ struct DashboardModelTests {
         for ask in 0..<100 { scheduler.after(milliseconds: 86_400_000 - Int64(ask), replacingFor: owner) {} }
         #expect(scheduler.pending == 1)
         scheduler.after(milliseconds: 0, replacingFor: owner) { fired.withLock { $0 += 1 } }
-        for _ in 0..<250 where scheduler.pending > 0 { usleep(20_000) }
+        // The scheduler takes a timer off its list before it fires it: wait for both.
+        for _ in 0..<250 where scheduler.pending > 0 || fired.withLock({ $0 }) == 0 { usleep(20_000) }
         #expect(scheduler.pending == 0)
         #expect(fired.withLock { $0 } == 1)
         for _ in 0..<10 { scheduler.after(milliseconds: 86_400_000) {} }
