@@ -72,9 +72,31 @@ public struct Discovery: Sendable {
     }
 
     public func scan(_ searchPath: SearchPath) -> DiscoveryReport {
+        guard let cache else {
+            var memory = DiscoveryMemory(keepsContents: false)
+            return scan(searchPath, remembering: &memory)
+        }
+        return cache.memory.withLock { scan(searchPath, remembering: &$0) }
+    }
+
+    /// Inspects one file as discovery would.
+    public func inspect(path: String) -> PluginCandidate {
+        var safety = FileSafety(), memory = DiscoveryMemory(keepsContents: false)
+        return inspect(path: path, in: nil, canonicalDirectory: nil, safety: &safety, memory: &memory)
+    }
+
+    private func scan(_ searchPath: SearchPath, remembering memory: inout DiscoveryMemory) -> DiscoveryReport {
+        if memory.services != availableServices {
+            memory = DiscoveryMemory(keepsContents: memory.keepsContents)
+            memory.services = availableServices
+        }
         var safety = FileSafety()
         var warnings: [String] = []
         var plugins: [PluginCandidate] = []
+        plugins.reserveCapacity(memory.report?.report.plugins.count ?? 16)
+        let cutoff = FileStamp.settledCutoff()
+        // Every directory and file as the last report found them: that report stands.
+        var unchanged = true
         for directory in searchPath.directories {
             do {
                 // Held open for the scan: its canonical path and its files'
@@ -82,31 +104,78 @@ public struct Discovery: Sendable {
                 // path again for each.
                 let open = try OpenDirectory(directory.path)
                 let canonical = try open.canonicalPath()
-                for entry in open.entries(keeping: Discovery.isSharedObjectName) {
-                    plugins.append(inspect(path: join(directory.path, entry.name), in: (open, entry.name),
-                                           canonicalDirectory: entry.isRegular ? canonical : nil, safety: &safety))
+                let stamp = try open.stamp()
+                let judgedUnder = DirectoryListing.Judgement(canonical: canonical, chain: allowInsecure ? nil : safety.chainProblem(canonical),
+                                                              allowInsecure: allowInsecure)
+                // Taken out while in use, so that changing it copies nothing.
+                var previous = memory.listings.removeValue(forKey: directory.path)
+                var listing: DirectoryListing
+                if previous?.stamp == stamp, var kept = previous.take() {
+                    if kept.judgedUnder != judgedUnder {
+                        kept.judgedUnder = judgedUnder
+                        for index in kept.entries.indices { kept.entries[index].last = nil }
+                    }
+                    listing = kept
+                } else {
+                    listing = DirectoryListing(stamp: stamp, judgedUnder: judgedUnder, directory: directory.path,
+                                               found: open.entries(keeping: Discovery.isSharedObjectName),
+                                               previous: previous?.judgedUnder == judgedUnder ? previous : nil)
+                    memory.reads.listings += 1
+                    unchanged = false
                 }
+                for index in listing.entries.indices {
+                    let (candidate, reused) = inspect(&listing.entries[index], in: open, canonical: canonical, cutoff: cutoff,
+                                                      safety: &safety, memory: &memory)
+                    plugins.append(candidate)
+                    unchanged = unchanged && reused
+                }
+                // Trusted to stand for the directory's names only once no
+                // change could still hide behind its times.
+                if stamp.isSettled(before: cutoff) { memory.listings[directory.path] = listing }
             } catch {
                 if directory.explicit || error.code != ENOENT {
                     warnings.append("plugin directory \(directory.path) (from \(directory.origin)): \(error)")
+                    unchanged = false
                 }
             }
         }
+        if unchanged, let last = memory.report, last.allowInsecure == allowInsecure, last.searchPath == searchPath { return last.report }
         let resolved = Self.resolveDuplicates(plugins)
-        return DiscoveryReport(plugins: Self.noteReplacements(resolved), warnings: warnings + Self.replacementWarnings(resolved))
+        let report = DiscoveryReport(plugins: Self.noteReplacements(resolved), warnings: warnings + Self.replacementWarnings(resolved))
+        memory.report = (searchPath, allowInsecure, report)
+        return report
     }
 
-    /// Inspects one file as discovery would.
-    public func inspect(path: String) -> PluginCandidate {
-        var safety = FileSafety()
-        return inspect(path: path, in: nil, canonicalDirectory: nil, safety: &safety)
+    /// One entry of a listing: its last verdict when its file is as it was
+    /// then (a stat), or a new one, kept for the next scan when it may be.
+    private func inspect(
+        _ entry: inout DirectoryListing.Entry, in open: OpenDirectory, canonical: String, cutoff: Int64,
+        safety: inout FileSafety, memory: inout DiscoveryMemory
+    ) -> (PluginCandidate, reused: Bool) {
+        guard entry.isRegular else {
+            return (inspect(path: entry.path, in: (open, entry.name), canonicalDirectory: nil, safety: &safety, memory: &memory), false)
+        }
+        var status = stat()
+        guard open.stat(entry.name, &status, following: true) == 0 else {
+            entry.last = nil
+            return (inspect(path: entry.path, in: (open, entry.name), canonicalDirectory: canonical, safety: &safety, memory: &memory), false)
+        }
+        let stamp = FileStamp(status)
+        if let last = entry.last, last.stamp == stamp { return (last.candidate, true) }
+        let candidate = inspect(path: entry.path, status: status, canonicalDirectory: canonical, safety: &safety, memory: &memory)
+        // Group write is judged against the group database, which may
+        // change under an unchanged file: such a file is judged every time.
+        let keep = stamp.isSettled(before: cutoff) && status.st_mode & S_IWGRP == 0
+        entry.last = keep ? DirectoryListing.Verdict(stamp: stamp, candidate: candidate) : nil
+        return (candidate, false)
     }
 
     /// `canonicalDirectory` is given when the directory listing says the
     /// file is a regular file (not a link), so its safety follows from its
     /// own stat and its directory's.
     private func inspect(
-        path: String, in directory: (open: OpenDirectory, name: String)?, canonicalDirectory: String?, safety: inout FileSafety
+        path: String, in directory: (open: OpenDirectory, name: String)?, canonicalDirectory: String?, safety: inout FileSafety,
+        memory: inout DiscoveryMemory
     ) -> PluginCandidate {
         var status = stat()
         // withCString: passing the String itself copies it into a new array.
@@ -121,13 +190,22 @@ public struct Discovery: Sendable {
             }
             return PluginCandidate(path: path, manifest: nil, status: .rejected(reason))
         }
+        return inspect(path: path, status: status, canonicalDirectory: canonicalDirectory, safety: &safety, memory: &memory)
+    }
+
+    /// A file found by `stat`: its kind, its contents (read, or remembered
+    /// by identity) and its safety.
+    private func inspect(
+        path: String, status: stat, canonicalDirectory: String?, safety: inout FileSafety, memory: inout DiscoveryMemory
+    ) -> PluginCandidate {
         guard status.st_mode & S_IFMT == S_IFREG else {
             return PluginCandidate(path: path, manifest: nil, status: .rejected("not a regular file (\(FileKind(mode: status.st_mode)))"))
         }
         let identity = FileIdentity(status)
-        let contents = cache?.contents(identity: identity) ?? {
+        let contents = memory.contents[identity] ?? {
             let read = FileContents(path: path, availableServices: availableServices)
-            cache?.remember(read, identity: identity)
+            memory.reads.files += 1
+            if memory.keepsContents && FileStamp(status).isSettled(before: FileStamp.settledCutoff()) { memory.contents[identity] = read }
             return read
         }()
         if !allowInsecure {
@@ -299,6 +377,13 @@ final class OpenDirectory {
     /// Its entries but . and .., sorted (those `keep` accepts, if given); once per instance.
     func entries(keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) -> [Discovery.Entry] {
         Discovery.entries(of: stream, keeping: keep)
+    }
+
+    /// The directory's own stamp, from its descriptor.
+    func stamp() throws(SystemError) -> FileStamp {
+        var status = Glibc.stat()
+        guard fstat(fd, &status) == 0 else { throw SystemError(code: errno) }
+        return FileStamp(status)
     }
 
     /// fstatat of an entry, following a symbolic link or not; 0, or -1 with errno.

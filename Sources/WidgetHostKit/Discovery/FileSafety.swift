@@ -37,7 +37,7 @@ struct FileSafety {
     /// system call per plugin.
     mutating func problem(regularFile status: stat, named path: String, inCanonicalDirectory directory: String) -> String? {
         if let problem = judge(status, path, isDirectory: false) { return problem }
-        return checkChain(directory)
+        return chainProblem(directory)
     }
 
     /// Why discovery would refuse what `directory` holds (it, or one above
@@ -63,8 +63,9 @@ struct FileSafety {
         return nil
     }
 
-    /// A canonical directory and all above it, judged once per directory.
-    private mutating func checkChain(_ directory: String) -> String? {
+    /// Why a canonical directory or one above it is unsafe, or nil; judged
+    /// once per directory a scan.
+    mutating func chainProblem(_ directory: String) -> String? {
         if let known = chains.last(where: { $0.directory == directory }) { return known.verdict }
         var verdict = checkDirectory(directory)
         for ancestor in Self.ancestors(of: directory) where verdict == nil {
