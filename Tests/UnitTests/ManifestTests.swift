@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WidgetHostKit
 @testable import TestSupport
@@ -167,6 +168,29 @@ struct ManifestTests {
             } else {
                 #expect(message == #"manifest field "version" is "\#(bad)", expected a semantic version such as "1.2.0""#)
             }
+        }
+    }
+
+    /// The byte scanners that check ids and versions, against their grammars
+    /// written as regular expressions (semver.org's own for versions), on
+    /// edge cases and random strings over the characters that matter.
+    @Test func idAndVersionCheckersMatchTheirGrammars() throws {
+        let id = try NSRegularExpression(pattern: #"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$"#)
+        let identifier = #"(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)"#
+        let version = try NSRegularExpression(pattern: #"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"#
+            + #"(?:-\#(identifier)(?:\.\#(identifier))*)?(?:\+[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*)?$"#)
+        func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
+            pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("az09._-+Z\u{E9}\u{301}/ ")
+        let random = (0..<4000).map { _ in String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }) }
+        let edges = ["a.b", "ab", "a..b", ".ab", "ab.", "a._b", "a.-b", "a_.b-", "9.0", "org.example.widget", "1.0.0", "0.0.0", "01.0.0",
+                     "1.0.0-rc.1+build.5", "1.0.0-0", "1.0.0-00", "1.0.0-0a", "1.0.0+00", "1.0.0-", "1.0.0+", "1.0.0-a..b", "1.0.0+a+b",
+                     "1.0.0-a-b", "1.0.0-\u{E9}", "1.0.0.\u{301}", "1.0.0+\u{301}", String(repeating: "a.", count: 64) + "a"]
+        for text in edges + random {
+            #expect(((try? PluginID(text)) != nil) == (matches(id, text) && (3...128).contains(text.utf8.count)), "id \(text.debugDescription)")
+            #expect(SemanticVersion.isValid(text) == matches(version, text), "version \(text.debugDescription)")
         }
     }
 

@@ -33,7 +33,8 @@ public enum Topic {
 
     /// Why `pattern` is not a valid subscription pattern, or nil if it is.
     public static func patternProblem(_ pattern: String) -> String? {
-        problem(with: pattern, wildcards: true)
+        // A name is a pattern without wildcards: most patterns take the quick path.
+        isValidName(pattern) ? nil : problem(with: pattern, wildcards: true)
     }
 
     private static func problem(with text: String, wildcards: Bool) -> String? {

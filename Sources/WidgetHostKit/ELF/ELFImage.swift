@@ -140,17 +140,16 @@ struct Bytes {
         self.littleEndian = littleEndian
     }
 
-    func u16(_ at: Int) -> UInt16 { UInt16(truncatingIfNeeded: uint(at, 2)) }
-    func u32(_ at: Int) -> UInt32 { UInt32(truncatingIfNeeded: uint(at, 4)) }
-    func u64(_ at: Int) -> UInt64 { uint(at, 8) }
+    func u16(_ at: Int) -> UInt16 { uint(at) }
+    func u32(_ at: Int) -> UInt32 { uint(at) }
+    func u64(_ at: Int) -> UInt64 { uint(at) }
 
-    private func uint(_ at: Int, _ width: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in 0..<width {
-            let byte = UInt64(bytes[littleEndian ? at + width - 1 - i : at + i])
-            value = value << 8 | byte
-        }
-        return value
+    /// One load, not a loop over bytes: every section and symbol of every
+    /// plugin is read through here on each first listing.
+    private func uint<Integer: FixedWidthInteger>(_ at: Int) -> Integer {
+        precondition(at >= 0 && at <= bytes.count - MemoryLayout<Integer>.size, "read past a length the caller checked")
+        let raw = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: Integer.self) }
+        return littleEndian ? Integer(littleEndian: raw) : Integer(bigEndian: raw)
     }
 }
 

@@ -230,21 +230,44 @@ public struct PluginID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(_ value: String) throws(Invalid) {
-        let bytes = Array(value.utf8)
-        guard (3...128).contains(bytes.count) else {
-            throw Invalid(description: "id \"\(value)\" must be 3 to 128 bytes long")
+        // Every listing checks every plugin's id: one pass over the bytes
+        // for a good one; the reason, from the slower check, for a bad one.
+        guard Self.isValid(value.utf8) else { throw Self.problem(value) }
+        self.value = value
+    }
+
+    /// [a-z0-9_-.], 3 to 128 bytes, dot-separated segments (two or more),
+    /// each starting with a letter or digit.
+    private static func isValid(_ bytes: String.UTF8View) -> Bool {
+        guard (3...128).contains(bytes.count) else { return false }
+        var segments = 1, atSegmentStart = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): atSegmentStart = false
+            case UInt8(ascii: "_"), UInt8(ascii: "-"): if atSegmentStart { return false }
+            case UInt8(ascii: "."):
+                if atSegmentStart { return false }
+                segments += 1
+                atSegmentStart = true
+            default: return false
+            }
+        }
+        return segments >= 2 && !atSegmentStart
+    }
+
+    private static func problem(_ value: String) -> Invalid {
+        guard (3...128).contains(value.utf8.count) else {
+            return Invalid(description: "id \"\(value)\" must be 3 to 128 bytes long")
         }
         if let bad = value.unicodeScalars.first(where: { !Self.allowed($0) }) {
-            throw Invalid(description: "id \"\(value)\" has an illegal character '\(bad.escaped(asASCII: true))'; ids use [a-z0-9_-] and dots")
+            return Invalid(description: "id \"\(value)\" has an illegal character '\(bad.escaped(asASCII: true))'; ids use [a-z0-9_-] and dots")
         }
         let segments = value.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count >= 2 else {
-            throw Invalid(description: "id \"\(value)\" must be reverse-DNS with at least two dot-separated segments, such as org.example.widget")
+            return Invalid(description: "id \"\(value)\" must be reverse-DNS with at least two dot-separated segments, such as org.example.widget")
         }
-        if let bad = segments.first(where: { $0.isEmpty || !($0.first!.isLetter || $0.first!.isNumber) }) {
-            throw Invalid(description: "id \"\(value)\" has a segment \"\(bad)\" that does not start with a letter or digit")
-        }
-        self.value = value
+        let bad = segments.first { $0.isEmpty || !($0.first!.isLetter || $0.first!.isNumber) } ?? ""
+        return Invalid(description: "id \"\(value)\" has a segment \"\(bad)\" that does not start with a letter or digit")
     }
 
     private static func allowed(_ scalar: Unicode.Scalar) -> Bool {
@@ -269,35 +292,47 @@ enum ScreenID {
 }
 
 enum SemanticVersion {
-    /// MAJOR.MINOR.PATCH with optional -prerelease and +build, as semver.org has it.
+    /// MAJOR.MINOR.PATCH with optional -prerelease and +build, as semver.org
+    /// has it. By bytes: every part allowed is ASCII.
     static func isValid(_ text: String) -> Bool {
-        let (withoutBuild, build) = split(Substring(text), at: "+")
-        let (release, prerelease) = split(withoutBuild, at: "-")
-        let numbers = release.split(separator: ".", omittingEmptySubsequences: false)
-        return numbers.count == 3 && numbers.allSatisfy(isNumeric)
-            && (prerelease.map { identifiers($0, numericMayLeadWithZero: false) } ?? true)
-            && (build.map { identifiers($0, numericMayLeadWithZero: true) } ?? true)
+        var text = text
+        return text.withUTF8 { bytes in
+            let all = bytes[...]
+            let build = all.firstIndex(of: UInt8(ascii: "+"))
+            let beforeBuild = all[..<(build ?? all.endIndex)]
+            let prerelease = beforeBuild.firstIndex(of: UInt8(ascii: "-"))
+            return parts(of: beforeBuild[..<(prerelease ?? beforeBuild.endIndex)], where: isNumeric) == 3
+                && prerelease.map { parts(of: beforeBuild[($0 + 1)...], where: { identifier($0, numericMayLeadWithZero: false) }) != nil } ?? true
+                && build.map { parts(of: all[($0 + 1)...], where: { identifier($0, numericMayLeadWithZero: true) }) != nil } ?? true
+        }
     }
 
-    private static func split(_ text: Substring, at separator: Character) -> (Substring, Substring?) {
-        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
-        return (text[..<index], text[text.index(after: index)...])
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// How many dot-separated parts `text` has, or nil if one fails `isValid`.
+    private static func parts(of text: Bytes, where isValid: (Bytes) -> Bool) -> Int? {
+        var count = 0, start = text.startIndex
+        while true {
+            let end = text[start...].firstIndex(of: UInt8(ascii: ".")) ?? text.endIndex
+            guard isValid(text[start..<end]) else { return nil }
+            count += 1
+            guard end < text.endIndex else { return count }
+            start = end + 1
+        }
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
 
     /// A number without a leading zero.
-    private static func isNumeric(_ part: Substring) -> Bool {
-        !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } && (part == "0" || part.first != "0")
+    private static func isNumeric(_ part: Bytes) -> Bool {
+        !part.isEmpty && part.allSatisfy(isDigit) && (part.count == 1 || part.first != UInt8(ascii: "0"))
     }
 
-    /// Dot-separated, non-empty identifiers of [0-9A-Za-z-].
-    private static func identifiers(_ text: Substring, numericMayLeadWithZero: Bool) -> Bool {
-        text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-            guard !part.isEmpty, part.utf8.allSatisfy({ byte in
-                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
-            }) else { return false }
-            let numeric = part.utf8.allSatisfy { (48...57).contains($0) }
-            return !numeric || numericMayLeadWithZero || isNumeric(part)
-        }
+    /// A non-empty identifier of [0-9A-Za-z-].
+    private static func identifier(_ part: Bytes, numericMayLeadWithZero: Bool) -> Bool {
+        guard !part.isEmpty, part.allSatisfy({ byte in isDigit(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 })
+        else { return false }
+        return !part.allSatisfy(isDigit) || numericMayLeadWithZero || isNumeric(part)
     }
 }
 

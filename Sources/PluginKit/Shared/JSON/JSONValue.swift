@@ -38,10 +38,19 @@ public enum JSONValue: Equatable, Sendable {
 
     /// JSON compares strings by code units, not by Unicode canonical
     /// equivalence as Swift's `==` does: "\u{E9}" and "e\u{301}" are
-    /// different keys.
+    /// different keys. Inlined, so that the usual miss, a key of another
+    /// length, costs no call.
+    @inline(__always)
     static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && sameBytes(sameCount: a, b)
+    }
+
+    private static func sameBytes(sameCount a: String, _ b: String) -> Bool {
+        // Equal bytes are canonically equivalent, so Strings that are not
+        // `==` differ in their bytes: for short ASCII keys one comparison of
+        // two integers. Only an `==` pair is compared byte by byte.
+        guard a == b else { return false }
         let a = a.utf8, b = b.utf8
-        guard a.count == b.count else { return false }
         guard a.count > 0 else { return true }
         // Native strings (every parsed one) are contiguous: one memcmp.
         let same = a.withContiguousStorageIfAvailable { a in
