@@ -23,14 +23,17 @@ public final class Registry: Sendable {
     /// application and cached scopes, under one lock: the common resolve is
     /// then exactly a locked dictionary lookup and a cast, copying nothing
     /// but the instance.
-    private let table = Locked(Tables())
+    @usableFromInline
+    let table = Locked(Tables())
     /// Moves on with every registration and reset, so that a `Slot` can
     /// tell whether what it read is still what the registry holds.
     @usableFromInline
     let generation = Atomic<UInt64>(0)
 
-    private struct Tables {
+    @usableFromInline
+    struct Tables {
         var registrations: [Key: Registration] = [:]
+        @usableFromInline
         var held = HeldInstances()
 
         /// A new registration drops whatever the old one held.
@@ -89,7 +92,7 @@ public final class Registry: Sendable {
     // needs no resolution graph: one lock, one lookup, one cast.
     @inlinable
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service {
-        if let held = heldInstance(for: Key(type, name)) { return held as! Service }
+        if let held = table.withLock({ $0.held.instance(for: Key(type, name)) }) { return held as! Service }
         return try resolveThroughGraph(type, name: name)
     }
 
@@ -128,7 +131,6 @@ public final class Registry: Sendable {
         generation.add(1, ordering: .releasing)
     }
 
-    @usableFromInline
     func heldInstance(for key: Key) -> Any? {
         table.withLock { $0.held[key] }
     }
@@ -200,7 +202,9 @@ public enum RegistryError: Error, Equatable, CustomStringConvertible {
 
 @usableFromInline
 struct Key: Hashable, Sendable {
+    @usableFromInline
     let type: ObjectIdentifier
+    @usableFromInline
     let name: String?
 
     @usableFromInline
