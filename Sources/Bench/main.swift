@@ -21,7 +21,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
-    Usage: widget-host-bench [--quick] [--json] [--instructions | --instructions-only | --dashboard-only | --serve-only] [--check FILE]
+    Usage: widget-host-bench [--quick] [--json] [--json-to FILE] [--instructions | --instructions-only | --dashboard-only | --serve-only]
+                             [--check FILE]
 
     Every figure is the median of repeated runs.
 
@@ -35,6 +36,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
       --serve-only  only the serve rows (store write to a browser's event,
                 median and p99; the dashboard page's weight)
       --json    print the rows as JSON
+      --json-to FILE  also write the rows as JSON to FILE, so that one run
+                gives the table for the docs and the report to keep
       --check FILE  only the instruction rows, each compared with FILE (this
                 command's --json output, checked in); exits 1 when a row is
                 more than 10% above its figure or missing
@@ -45,17 +48,17 @@ if arguments.contains("-h") || arguments.contains("--help") {
     exit(0)
 }
 let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only", "--serve-only"]
-var checkFile: String?
+var checkFile: String?, jsonFile: String?
 var index = 0
 while index < arguments.count {
     let argument = arguments[index]
-    if argument == "--check", index + 1 < arguments.count {
-        checkFile = arguments[index + 1]
+    if argument == "--check" || argument == "--json-to", index + 1 < arguments.count {
+        if argument == "--check" { checkFile = arguments[index + 1] } else { jsonFile = arguments[index + 1] }
         index += 2
         continue
     }
     if !flags.contains(argument) {
-        let problem = argument == "--check" ? "--check needs a file" : "unknown option \(argument)"
+        let problem = argument == "--check" || argument == "--json-to" ? "\(argument) needs a file" : "unknown option \(argument)"
         FileHandle.standardError.write(Data("widget-host-bench: \(problem)\nTry 'widget-host-bench --help' for more.\n".utf8))
         exit(2)
     }
@@ -99,6 +102,7 @@ do {
         }
     } else {
         print(arguments.contains("--json") ? Report.json(rows) : Report.table(rows))
+        if let jsonFile { try Data(Report.json(rows).utf8).write(to: URL(fileURLWithPath: jsonFile)) }
     }
 } catch {
     FileHandle.standardError.write(Data("widget-host-bench: \(error)\n".utf8))

@@ -7,12 +7,17 @@ import Testing
 /// run every group and produce figures. No test asserts a time.
 @Suite("Benchmark smoke test")
 struct BenchSmokeTests {
-    @Test("widget-host-bench --quick --json measures every group")
+    @Test("widget-host-bench --quick --json-to FILE measures every group, printing the table and writing the same rows as JSON")
     func quickRun() throws {
         let bench = TestSupport.productsDirectory + "/widget-host-bench"
-        let run = try ChildProcess.run([bench, "--quick", "--json"], timeout: 600)
+        let report = NSTemporaryDirectory() + "bench-report-\(getpid()).json"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try ChildProcess.run([bench, "--quick", "--json-to", report], timeout: 600)
         #expect(run.termination == .exited(0), "\(String(decoding: run.standardError, as: UTF8.self))")
-        let rows = try #require(try JSONParser.parse(run.standardOutput).array)
+        let table = String(decoding: run.standardOutput, as: UTF8.self)
+        #expect(table.hasPrefix("| group | measurement |"), "\(table.prefix(200))")
+        let rows = try #require(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: report)))).array)
+        #expect(table.split(separator: "\n").count == rows.count + 2, "a table row for each JSON row, under a header and a rule")
         let groups = Set(rows.compactMap { $0["group"]?.string })
         for group in ["discovery", "load", "abi", "bus", "registry", "memory", "startup", "trips", "Serve"] {
             #expect(groups.contains(group), "no \(group) rows in \(groups.sorted())")
@@ -42,6 +47,9 @@ struct BenchSmokeTests {
         let bare = try ChildProcess.run([bench, "--check"], timeout: 60)
         #expect(bare.termination == .exited(2))
         #expect(String(decoding: bare.standardError, as: UTF8.self).contains("--check needs a file"))
+        let bareReport = try ChildProcess.run([bench, "--quick", "--json-to"], timeout: 60)
+        #expect(bareReport.termination == .exited(2))
+        #expect(String(decoding: bareReport.standardError, as: UTF8.self).contains("--json-to needs a file"))
 
         let missing = try ChildProcess.run([bench, "--check", "/nonexistent/figures.json"], timeout: 60)
         #expect(missing.termination == .exited(1))
