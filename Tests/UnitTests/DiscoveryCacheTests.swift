@@ -167,4 +167,62 @@ struct DiscoveryCacheTests {
         #expect(fewer.scan(farm.searchPath).plugins.first?.status.reason?.contains("requires service widget-host.store/1") == true)
         #expect(lax.scan(farm.searchPath).usable.count == 1)
     }
+
+    @Test("a directory that is no longer there takes its plugins with it, even one searched quietly")
+    func directoryGone() throws {
+        let farm = try Farm()
+        try farm.add("CheckoutPlugin", as: "checkout.so")
+        let quiet = farm.root + "/quiet"
+        #expect(mkdir(quiet, 0o755) == 0)
+        try FileManager.default.copyItem(atPath: farm.directory + "/checkout.so", toPath: quiet + "/trips.so")
+        farm.settle()
+        let path = SearchPath(directories: farm.searchPath.directories + [.init(path: quiet, origin: "default", explicit: false)])
+        let discovery = Discovery(availableServices: Self.services, cache: DiscoveryCache())
+        #expect(Self.summary(discovery.scan(path)).count == 2)
+        _ = discovery.scan(path)
+        try FileManager.default.removeItem(atPath: quiet)
+        let fresh = Discovery(availableServices: Self.services).scan(path)
+        #expect(Self.summary(discovery.scan(path)) == Self.summary(fresh))
+        #expect(Self.summary(fresh) == ["checkout.so org.widgethost.checkout ok"])
+    }
+
+    @Test("a reading stands for a file only when nothing outside the file decided it and the file read is the one stat named")
+    func transientFailures() throws {
+        let farm = try Farm()
+        let garbage = farm.directory + "/garbage.so"
+        #expect(FileManager.default.createFile(atPath: garbage, contents: Data("not a plugin".utf8)))
+        var status = stat()
+        #expect(stat(garbage, &status) == 0)
+        let before = FileIdentity(status)
+        let refused = FileContents(path: garbage, availableServices: Self.services)
+        #expect(refused.problem == "not an ELF file" && refused.lasting(as: before))
+        // A path through a regular file fails with ENOTDIR: a system error, as EMFILE or EIO would be.
+        let failed = FileContents(path: garbage + "/x.so", availableServices: Self.services)
+        #expect(failed.problem?.contains("failed") == true && failed.identity == nil, "\(failed.problem ?? "nil")")
+        // Another file renamed in after the stat: what was read is not the file the stat saw.
+        try farm.add("CheckoutPlugin", as: "garbage.so")
+        let swapped = FileContents(path: garbage, availableServices: Self.services)
+        #expect(swapped.problem == nil && !swapped.lasting(as: before))
+
+        #expect(FileSystem.sameContents(garbage, garbage) == true)
+        let other = farm.root + "/other.so"
+        #expect(FileManager.default.createFile(atPath: other, contents: Data("not a plugin".utf8)))
+        #expect(FileSystem.sameContents(garbage, other) == false)
+        #expect(FileSystem.sameContents(garbage, farm.directory + "/missing.so") == nil)
+    }
+
+    @Test("times in whole seconds come from a coarse file system and settle only after two seconds")
+    func coarseTimes() {
+        let cutoff = FileStamp.settledCutoff()
+        func stamp(secondsAgo: Int64, nanoseconds: Int) -> FileStamp {
+            var status = stat()
+            let seconds = (cutoff + 100_000_000) / 1_000_000_000 - secondsAgo
+            status.st_mtim = timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)
+            status.st_ctim = status.st_mtim
+            return FileStamp(status)
+        }
+        #expect(stamp(secondsAgo: 1, nanoseconds: 5).isSettled(before: cutoff))
+        #expect(!stamp(secondsAgo: 1, nanoseconds: 0).isSettled(before: cutoff))
+        #expect(stamp(secondsAgo: 3, nanoseconds: 0).isSettled(before: cutoff))
+    }
 }

@@ -219,8 +219,8 @@ struct NewProject {
     /// `prefix`; symbolic links are not followed.
     static func tree(_ directory: String, as prefix: String) throws(SystemError) -> [(String, [UInt8])] {
         guard let stream = opendir(directory) else { throw SystemError(code: errno) }
-        let entries = Discovery.entries(of: stream)
-        closedir(stream)
+        defer { closedir(stream) }
+        let entries = try Discovery.entries(of: stream)
         var files: [(String, [UInt8])] = []
         for entry in entries {
             let path = directory + "/" + entry.name

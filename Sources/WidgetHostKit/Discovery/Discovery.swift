@@ -97,7 +97,10 @@ public struct Discovery: Sendable {
         let cutoff = FileStamp.settledCutoff()
         // Every directory and file as the last report found them: that report stands.
         var unchanged = true
+        var stamps: [FileStamp?] = []
+        stamps.reserveCapacity(searchPath.directories.count)
         for directory in searchPath.directories {
+            stamps.append(nil)
             do {
                 // Held open for the scan: its canonical path and its files'
                 // stats come from the kernel's handle, not by walking the
@@ -105,6 +108,7 @@ public struct Discovery: Sendable {
                 let open = try OpenDirectory(directory.path)
                 let canonical = try open.canonicalPath()
                 let stamp = try open.stamp()
+                stamps[stamps.count - 1] = stamp
                 let judgedUnder = DirectoryListing.Judgement(canonical: canonical, chain: allowInsecure ? nil : safety.chainProblem(canonical),
                                                               allowInsecure: allowInsecure)
                 // Taken out while in use, so that changing it copies nothing.
@@ -118,7 +122,7 @@ public struct Discovery: Sendable {
                     listing = kept
                 } else {
                     listing = DirectoryListing(stamp: stamp, judgedUnder: judgedUnder, directory: directory.path,
-                                               found: open.entries(keeping: Discovery.isSharedObjectName),
+                                               found: try open.entries(keeping: Discovery.isSharedObjectName),
                                                previous: previous?.judgedUnder == judgedUnder ? previous : nil)
                     memory.reads.listings += 1
                     unchanged = false
@@ -139,10 +143,14 @@ public struct Discovery: Sendable {
                 }
             }
         }
-        if unchanged, let last = memory.report, last.allowInsecure == allowInsecure, last.searchPath == searchPath { return last.report }
-        let resolved = Self.resolveDuplicates(plugins)
+        if unchanged, let last = memory.report, last.allowInsecure == allowInsecure, last.stamps == stamps, last.searchPath == searchPath {
+            return last.report
+        }
+        let (resolved, compared) = Self.resolveDuplicates(plugins)
         let report = DiscoveryReport(plugins: Self.noteReplacements(resolved), warnings: warnings + Self.replacementWarnings(resolved))
-        memory.report = (searchPath, allowInsecure, report)
+        // A copy that could not be compared with the one it shadows is told
+        // apart again next time, not remembered as different.
+        memory.report = compared ? RememberedReport(searchPath: searchPath, allowInsecure: allowInsecure, stamps: stamps, report: report) : nil
         return report
     }
 
@@ -162,10 +170,10 @@ public struct Discovery: Sendable {
         }
         let stamp = FileStamp(status)
         if let last = entry.last, last.stamp == stamp { return (last.candidate, true) }
-        let candidate = inspect(path: entry.path, status: status, canonicalDirectory: canonical, safety: &safety, memory: &memory)
+        let (candidate, lasting) = inspect(path: entry.path, status: status, canonicalDirectory: canonical, safety: &safety, memory: &memory)
         // Group write is judged against the group database, which may
         // change under an unchanged file: such a file is judged every time.
-        let keep = stamp.isSettled(before: cutoff) && status.st_mode & S_IWGRP == 0
+        let keep = lasting && stamp.isSettled(before: cutoff) && status.st_mode & S_IWGRP == 0
         entry.last = keep ? DirectoryListing.Verdict(stamp: stamp, candidate: candidate) : nil
         return (candidate, false)
     }
@@ -190,50 +198,58 @@ public struct Discovery: Sendable {
             }
             return PluginCandidate(path: path, manifest: nil, status: .rejected(reason))
         }
-        return inspect(path: path, status: status, canonicalDirectory: canonicalDirectory, safety: &safety, memory: &memory)
+        return inspect(path: path, status: status, canonicalDirectory: canonicalDirectory, safety: &safety, memory: &memory).candidate
     }
 
     /// A file found by `stat`: its kind, its contents (read, or remembered
-    /// by identity) and its safety.
+    /// by identity) and its safety; `lasting` when nothing but the file decided it.
     private func inspect(
         path: String, status: stat, canonicalDirectory: String?, safety: inout FileSafety, memory: inout DiscoveryMemory
-    ) -> PluginCandidate {
+    ) -> (candidate: PluginCandidate, lasting: Bool) {
         guard status.st_mode & S_IFMT == S_IFREG else {
-            return PluginCandidate(path: path, manifest: nil, status: .rejected("not a regular file (\(FileKind(mode: status.st_mode)))"))
+            return (PluginCandidate(path: path, manifest: nil, status: .rejected("not a regular file (\(FileKind(mode: status.st_mode)))")), true)
         }
         let identity = FileIdentity(status)
         let contents = memory.contents[identity] ?? {
             let read = FileContents(path: path, availableServices: availableServices)
             memory.reads.files += 1
-            if memory.keepsContents && FileStamp(status).isSettled(before: FileStamp.settledCutoff()) { memory.contents[identity] = read }
+            if memory.keepsContents && read.lasting(as: identity) && FileStamp(status).isSettled(before: FileStamp.settledCutoff()) {
+                memory.contents[identity] = read
+            }
             return read
         }()
         if !allowInsecure {
             let unsafe = canonicalDirectory.map { safety.problem(regularFile: status, named: path, inCanonicalDirectory: $0) }
                 ?? safety.problem(with: path)
             if let unsafe {
-                return PluginCandidate(path: path, manifest: contents.manifest,
-                                       status: .rejected("unsafe: \(unsafe) (or, to load it as it is, --allow-insecure)"))
+                return (PluginCandidate(path: path, manifest: contents.manifest,
+                                        status: .rejected("unsafe: \(unsafe) (or, to load it as it is, --allow-insecure)")), contents.lasting(as: identity))
             }
         }
-        return PluginCandidate(path: path, manifest: contents.manifest, status: contents.problem.map(PluginCandidate.Status.rejected) ?? .ok)
+        return (PluginCandidate(path: path, manifest: contents.manifest, status: contents.problem.map(PluginCandidate.Status.rejected) ?? .ok),
+                contents.lasting(as: identity))
     }
 
     /// The first usable plugin with an id wins; later ones are shadowed
-    /// (only those are read whole, to tell an identical copy).
-    private static func resolveDuplicates(_ plugins: [PluginCandidate]) -> [PluginCandidate] {
+    /// (only those are read whole, to tell an identical copy). `compared`:
+    /// every shadowed copy could be read and compared.
+    private static func resolveDuplicates(_ plugins: [PluginCandidate]) -> (plugins: [PluginCandidate], compared: Bool) {
         var owners: [PluginID: String] = [:]
         owners.reserveCapacity(plugins.count)
-        return plugins.map { candidate in
+        var compared = true
+        let resolved = plugins.map { candidate in
             guard candidate.status == .ok, let id = candidate.manifest?.id else { return candidate }
             // One hash for the common case, an id seen first; a duplicate
             // puts its owner back.
             guard let owner = owners.updateValue(candidate.path, forKey: id) else { return candidate }
             owners[id] = owner
+            let identical = FileSystem.sameContents(owner, candidate.path)
+            compared = compared && identical != nil
             var result = candidate
-            result.status = .shadowed(by: owner, identical: FileSystem.sameContents(owner, candidate.path))
+            result.status = .shadowed(by: owner, identical: identical ?? false)
             return result
         }
+        return (resolved, compared)
     }
 
     /// A refused copy whose id another, later copy provides: the later one
@@ -293,17 +309,24 @@ public struct Discovery: Sendable {
     static func entries(in directory: String) throws(SystemError) -> [String] {
         guard let stream = opendir(directory) else { throw SystemError(code: errno) }
         defer { closedir(stream) }
-        return entries(of: stream).map(\.name)
+        return try entries(of: stream).map(\.name)
     }
 
     /// The entries of an open directory stream but . and .., sorted so that
     /// results are stable; only those whose name `keep` accepts, when given,
     /// judged before a String is made (a scan of a large directory such as
     /// /tmp or /usr/bin keeps a few of thousands).
-    static func entries(of stream: OpaquePointer, keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) -> [Entry] {
+    /// A failing read (EIO, a network file system's timeout) throws, not
+    /// passes for the end of the directory: a listing cut short is kept.
+    static func entries(of stream: OpaquePointer, keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) throws(SystemError) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(64)
-        while let entry = readdir(stream) {
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw SystemError(code: errno) }
+                break
+            }
             let kept: Entry? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let name = raw.bindMemory(to: CChar.self).baseAddress!
                 let dot = CChar(UInt8(ascii: "."))
@@ -375,8 +398,8 @@ final class OpenDirectory {
     }
 
     /// Its entries but . and .., sorted (those `keep` accepts, if given); once per instance.
-    func entries(keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) -> [Discovery.Entry] {
-        Discovery.entries(of: stream, keeping: keep)
+    func entries(keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) throws(SystemError) -> [Discovery.Entry] {
+        try Discovery.entries(of: stream, keeping: keep)
     }
 
     /// The directory's own stamp, from its descriptor.

@@ -25,11 +25,20 @@ struct DiscoveryMemory {
     var listings: [String: DirectoryListing] = [:]
     /// The last report, reused by a scan of the same search path that found
     /// every directory and every file as that report left them.
-    var report: (searchPath: SearchPath, allowInsecure: Bool, report: DiscoveryReport)?
+    var report: RememberedReport?
     /// How many directories were listed and files read: what the memory saves, counted.
     var reads = (listings: 0, files: 0)
 
     init(keepsContents: Bool) { self.keepsContents = keepsContents }
+}
+
+struct RememberedReport {
+    let searchPath: SearchPath
+    let allowInsecure: Bool
+    /// Each directory's stamp, nil where it could not be listed: one that
+    /// disappears (quietly, as a default directory may) changes the report.
+    let stamps: [FileStamp?]
+    let report: DiscoveryReport
 }
 
 /// One directory's plugin entries, in order, with what the last scan made of
@@ -97,8 +106,13 @@ struct FileStamp: Equatable {
     /// file changed again within the tick of its last change keeps its
     /// times (git calls such an entry "racily clean"): only a stamp older
     /// than the scan by a safe margin is trusted to say "unchanged" later.
+    /// Times in whole seconds come from a file system that keeps no finer
+    /// ones (vfat keeps 2 s): their tick is 2 s.
     func isSettled(before cutoff: Int64) -> Bool {
-        identity.modified < cutoff && identity.changed < cutoff
+        let second: Int64 = 1_000_000_000
+        let coarse = identity.modified % second == 0 && identity.changed % second == 0
+        let limit = coarse ? cutoff - 2 * second : cutoff
+        return identity.modified < limit && identity.changed < limit
     }
 
     /// Now, less the margin: stamps older than this are settled.

@@ -7,25 +7,41 @@ import PluginABI
 struct FileContents: Sendable {
     let manifest: Manifest?
     let problem: String?
+    /// The file that was read, as it was opened; nil when it could not be
+    /// opened, or could not be read for a reason outside it (a system
+    /// error: no descriptor left, EIO, a network file system's timeout).
+    let identity: FileIdentity?
 
     init(path: String, availableServices: Set<String>) {
-        var manifest: Manifest?
-        problem = Self.read(path, availableServices, &manifest)
+        var manifest: Manifest?, identity: FileIdentity?
+        problem = Self.read(path, availableServices, &manifest, &identity)
         self.manifest = manifest
+        self.identity = identity
     }
+
+    /// Whether this reading stands for the file `identity` names while it
+    /// is unchanged: the file read was that one (not another swapped in at
+    /// its path after the stat), and nothing outside it decided the result.
+    func lasting(as identity: FileIdentity) -> Bool { self.identity == identity }
 
     /// The mangling prefix of the Swift module PluginKit's symbols: the host
     /// holds that module, so a plugin that defines or imports it again would
     /// be the same Swift module in two images (docs/writing-plugins.md, Why the module alias).
     static let hostModulePrefix = "$s9PluginKit"
 
-    private static func read(_ path: String, _ availableServices: Set<String>, _ manifest: inout Manifest?) -> String? {
+    private static func read(
+        _ path: String, _ availableServices: Set<String>, _ manifest: inout Manifest?, _ identity: inout FileIdentity?
+    ) -> String? {
         let image: ELFImage
-        do {
-            image = try ELFImage(path: path, manifestSection: WH_MANIFEST_SECTION, entrySymbol: WH_ENTRY_SYMBOL,
+        do throws(ELFError) {
+            let file: ReadOnlyFile
+            do { file = try ReadOnlyFile(path: path) } catch { throw ELFError.file(error) }
+            identity = file.identity
+            image = try ELFImage(file: file, manifestSection: WH_MANIFEST_SECTION, entrySymbol: WH_ENTRY_SYMBOL,
                                  reservedSymbolPrefix: hostModulePrefix,
                                  maxManifestBytes: Int(WH_MANIFEST_MAX_BYTES))
         } catch {
+            if case .file(.system) = error { identity = nil }
             return error.description
         }
         guard let bytes = image.manifest else { return "no \(WH_MANIFEST_SECTION) section: not a WidgetHost plugin" }

@@ -8,6 +8,8 @@ import Glibc
 struct ReadOnlyFile: ~Copyable {
     let descriptor: Int32
     let size: UInt64
+    /// Which file this is, from the descriptor: what was read, whatever the path names by now.
+    let identity: FileIdentity
 
     init(path: String) throws(FileError) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -24,6 +26,7 @@ struct ReadOnlyFile: ~Copyable {
         }
         descriptor = fd
         size = UInt64(status.st_size)
+        identity = FileIdentity(status)
     }
 
     deinit { close(descriptor) }

@@ -68,23 +68,24 @@ enum FileSystem {
 
     /// Whether two files hold the same bytes: their sizes first, then
     /// their contents a block at a time, stopping at the first difference.
-    /// False when either cannot be read.
-    static func sameContents(_ first: String, _ second: String) -> Bool {
+    /// Nil when either cannot be read.
+    static func sameContents(_ first: String, _ second: String) -> Bool? {
         let a = open(first, O_RDONLY | O_CLOEXEC), b = open(second, O_RDONLY | O_CLOEXEC)
         defer {
             if a >= 0 { close(a) }
             if b >= 0 { close(b) }
         }
         var statusA = stat(), statusB = stat()
-        guard a >= 0, b >= 0, fstat(a, &statusA) == 0, fstat(b, &statusB) == 0, statusA.st_size == statusB.st_size else { return false }
+        guard a >= 0, b >= 0, fstat(a, &statusA) == 0, fstat(b, &statusB) == 0 else { return nil }
+        guard statusA.st_size == statusB.st_size else { return false }
         var blockA = [UInt8](repeating: 0, count: 1 << 16), blockB = blockA
         while true {
             let countA = read(a, &blockA, blockA.count)
-            guard countA >= 0 else { return false }
+            guard countA >= 0 else { return nil }
             var countB = 0
             while countB < countA {
                 let got = blockB.withUnsafeMutableBytes { read(b, $0.baseAddress! + countB, countA - countB) }
-                guard got > 0 else { return false }
+                guard got > 0 else { return got < 0 ? nil : false }
                 countB += got
             }
             if countA == 0 { return true }
