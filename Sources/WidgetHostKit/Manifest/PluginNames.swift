@@ -12,14 +12,35 @@ public enum PluginNames {
     }
 
     public static func resolve(_ name: String, among manifests: [Manifest]) -> Resolution {
-        if let exact = manifests.first(where: { $0.id.value == name }) { return .found(exact.id) }
-        let wanted = name.lowercased()
-        let matches = manifests.filter {
-            $0.id.value.lowercased() == wanted || $0.id.shortName.lowercased() == wanted || $0.name.lowercased() == wanted
+        Index(manifests).resolve(name)
+    }
+
+    /// The names of many plugins, read once: resolving each of a thousand
+    /// plugins' short names (as every configuration does) is then a
+    /// thousand lookups, not a million comparisons of lowercased strings.
+    public struct Index: Sendable {
+        private var byID: [String: PluginID] = [:]
+        /// Each id, last segment and display name, lowercased, with the
+        /// ids that answer to it, in the order the manifests came.
+        private var byName: [String: [PluginID]] = [:]
+
+        public init(_ manifests: [Manifest]) {
+            for manifest in manifests {
+                let id = manifest.id
+                byID[id.value] = id
+                for name in Set([id.value.lowercased(), id.shortName.lowercased(), manifest.name.lowercased()]) {
+                    byName[name, default: []].append(id)
+                }
+            }
         }
-        let ids = Set(matches.map(\.id.value))
-        guard ids.count <= 1 else { return .ambiguous(ids.sorted()) }
-        return matches.first.map { .found($0.id) } ?? .unknown
+
+        public func resolve(_ name: String) -> Resolution {
+            if let exact = byID[name] { return .found(exact) }
+            let matches = byName[name.lowercased()] ?? []
+            let distinct = Set(matches.map(\.value))
+            guard distinct.count <= 1 else { return .ambiguous(distinct.sorted()) }
+            return matches.first.map { .found($0) } ?? .unknown
+        }
     }
 
     /// Why `name` names no one plugin, with the names that come close (or

@@ -91,8 +91,9 @@ public struct HostConfig: Sendable, Equatable {
     public mutating func addressShortNames(among manifests: [Manifest]) {
         var owners: [String: PluginID] = [:]
         var ambiguous: [String: [String]] = [:]
+        let names = PluginNames.Index(manifests)
         for manifest in manifests {
-            switch PluginNames.resolve(manifest.id.shortName, among: manifests) {
+            switch names.resolve(manifest.id.shortName) {
             case let .found(id) where id == manifest.id: owners[manifest.id.shortName] = id
             case let .ambiguous(ids): ambiguous[manifest.id.shortName] = ids
             default: continue
