@@ -59,6 +59,10 @@ enum Instructions {
     /// The instruction rows, each with its floor or peer and the goal. Each
     /// figure has the closure call every body runs through subtracted.
     static func bench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement] {
+        // Swift seeds its hashing afresh in each process, so a hash table's
+        // probes, and with them a count, moved by several percent between
+        // runs (warm listing: 577 to 648); every counted child hashes alike.
+        setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
         let binary = try strippedCopy(of: Children.readLink("/proc/self/exe"), in: farm.root)
         let call = try perOperation("empty", binary: binary, effort: effort)
         func ops(_ name: String) throws -> Double { try perOperation(name, binary: binary, effort: effort) - call }
