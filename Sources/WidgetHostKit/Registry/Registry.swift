@@ -96,6 +96,14 @@ public final class Registry: Sendable {
         return try resolveThroughGraph(type, name: name)
     }
 
+    /// The unnamed resolve, the common one, as the floor does it: no key to
+    /// build, one lookup by type. Chosen over the one above when no name is given.
+    @inlinable
+    public func resolve<Service>(_ type: Service.Type = Service.self) throws(RegistryError) -> Service {
+        if let held = table.withLock({ $0.held.unnamed[ObjectIdentifier(type)] }) { return held as! Service }
+        return try resolveThroughGraph(type, name: nil)
+    }
+
     @usableFromInline
     func resolveThroughGraph<Service>(_ type: Service.Type, name: String?) throws(RegistryError) -> Service {
         try resolution().resolve(type, name: name)
