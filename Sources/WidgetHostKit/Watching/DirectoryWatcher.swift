@@ -58,6 +58,15 @@ final class DirectoryWatcher: @unchecked Sendable {
         Threads.start(name: threadName) { [self] in run(onEvent) }
     }
 
+    /// Whether `stop()` was called, waiting up to `milliseconds` for it.
+    private func stopRequested(waitingMilliseconds milliseconds: Int32) -> Bool {
+        var stop = pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&stop, 1, milliseconds)
+            if ready >= 0 || errno != EINTR { return ready != 0 }
+        }
+    }
+
     /// Asks the thread to end; it reports nothing more.
     func stop() {
         var byte: UInt8 = 1
@@ -65,8 +74,16 @@ final class DirectoryWatcher: @unchecked Sendable {
     }
 
     private func run(_ onEvent: (Event) -> Void) {
-        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard fd >= 0 else { return }
+        // Every process of a user shares one allowance of inotify instances
+        // (fs.inotify.max_user_instances, 128 by default): when it is spent,
+        // try again each retry period until one is free or the watcher is
+        // stopped, instead of watching nothing for the rest of the run.
+        var fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        let retry = retryMilliseconds > 0 ? retryMilliseconds : 1000
+        while fd < 0 {
+            guard [EMFILE, ENFILE, ENOMEM].contains(errno), !stopRequested(waitingMilliseconds: retry) else { return }
+            fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        }
         defer { close(fd) }
         var watched: [Int32: String] = [:]
         /// Watches on the nearest existing ancestors of missing directories.
