@@ -30,7 +30,8 @@ struct DirectoryWatcherTests {
         var reported: [String] { changes.withLock { $0 }.filter { !$0.hasSuffix(" probe") } }
 
         func waitUntilWatching() throws {
-            try #require(eventually {
+            // Up to 30 s: under a parallel test run the watch may wait for an inotify instance.
+            try #require(eventually(600) {
                 try store.put("probe", [])
                 return changes.withLock { $0.contains("put probe") }
             })
@@ -100,7 +101,8 @@ struct DirectoryWatcherTests {
                 wakeupCount.withLock { $0 += 1 }
             }
             watcher.start()
-            try #require(eventually {
+            // Up to 30 s: under a parallel test run the watch may wait for an inotify instance.
+            try #require(eventually(600) {
                 let probe = path("probe/\(probes.withLock { $0 += 1; return $0 }).so")
                 try Self.create(probe)
                 return changes?.contains(probe) == true
@@ -215,7 +217,7 @@ struct DirectoryWatcherTests {
     }
 }
 
-/// Polls `condition` (a throw counts as false) up to 200 times, 50 ms apart.
-private func eventually(_ condition: () throws -> Bool) -> Bool {
-    IsolationTestKit.eventually { (try? condition()) ?? false }
+/// Polls `condition` (a throw counts as false) up to `attempts` times, 50 ms apart.
+private func eventually(_ attempts: Int = 200, _ condition: () throws -> Bool) -> Bool {
+    IsolationTestKit.eventually(attempts) { (try? condition()) ?? false }
 }
