@@ -37,9 +37,8 @@ func isolationBench(_ farm: PluginFarm, _ effort: Effort) throws -> [Measurement
     // process that does nothing else. Its samples alternate with the
     // isolated calls', so both see the same scheduling (on a small VM a
     // cross-CPU wake-up can triple either).
-    let request = Frame(.call, id: 1, fields: ["call": "render", "screen": "main", "params": "{}"]).encoded().count
     let view = #"{"view":1,"root":{"kind":"text","text":"ok"}}"#
-    let reply = Frame(.result, id: 1, fields: ["status": 0, "overflow": false], body: Array(view.utf8)).encoded().count
+    let (request, reply) = Frame.renderBytes(screen: "main", output: view.utf8.count)
     let peer = try PingPong(request: request, reply: reply)
     defer { peer.stop() }
     var floors: [Double] = [], renders: [Double] = [], actions: [Double] = []

@@ -1,8 +1,13 @@
 /// A call the host makes of an isolated plugin's process: the one
 /// description of the host-to-child half of the protocol (the child-to-host
-/// half is the service catalogue). The host encodes it, the child decodes
-/// it, so neither side spells a key of the other's.
-enum ChildCall: Equatable {
+/// half is the service catalogue). The host writes it, the child reads it,
+/// so neither side spells the other's layout.
+///
+/// On the wire, a call frame's head: the call's code (one byte, `Code`),
+/// then its arguments in order, each a text (a u32 little-endian length and
+/// UTF-8), an optional text (a byte, 0 for none or 1, then the text) or a
+/// JSON value (`FrameFields`).
+enum ChildCall: Equatable, Sendable {
     /// The load handshake alone, against the manifest the host read.
     case load(manifest: JSONValue)
     /// The handshake if not yet made, then the plugin's `create`.
@@ -14,7 +19,7 @@ enum ChildCall: Equatable {
     case event(topic: String, payload: String)
     case destroy
 
-    /// The call's name on the wire, which is also whose deadline it has.
+    /// The call's name, which is also whose deadline it has.
     var name: PluginRunSettings.Call {
         switch self {
         case .load: .load
@@ -27,39 +32,69 @@ enum ChildCall: Equatable {
         }
     }
 
-    /// The frame's fields: the call's name, then its arguments.
-    var fields: JSONValue {
-        let call = ("call", JSONValue.string(name.rawValue))
-        // One array each, built whole: this runs on every call.
-        return switch self {
-        case let .load(manifest), let .create(manifest): .object([call, ("manifest", manifest)])
-        case let .render(screen, params): .object([call, ("screen", .string(screen)), ("params", params)])
-        case let .query(id): .object([call, ("query", .string(id))])
-        case let .action(action, value): .object([call, ("action", .string(action)), ("value", .optional(value))])
-        case let .event(topic, payload): .object([call, ("topic", .string(topic)), ("payload", .string(payload))])
-        case .destroy: .object([call])
+    /// A call's first byte. Append-only: a code once given keeps its meaning.
+    private enum Code: UInt8 {
+        case load = 1, create, render, query, action, event, destroy
+    }
+
+    private var code: Code {
+        switch self {
+        case .load: .load
+        case .create: .create
+        case .render: .render
+        case .query: .query
+        case .action: .action
+        case .event: .event
+        case .destroy: .destroy
         }
     }
 
-    /// The call `fields` describe; nil for an unknown call or a missing argument.
-    init?(fields: JSONValue) {
-        guard let name = fields["call"]?.string.flatMap(PluginRunSettings.Call.init(rawValue:)) else { return nil }
-        func text(_ key: String) -> String? { fields[key]?.string }
-        switch name {
-        case .load: self = .load(manifest: fields["manifest"] ?? .null)
-        case .create: self = .create(manifest: fields["manifest"] ?? .null)
+    func write(to out: inout [UInt8]) {
+        out.append(code.rawValue)
+        switch self {
+        case let .load(manifest), let .create(manifest): FrameFields.write(manifest, to: &out)
+        case let .render(screen, params):
+            FrameFields.writeText(screen, to: &out)
+            FrameFields.write(params, to: &out)
+        case let .query(id): FrameFields.writeText(id, to: &out)
+        case let .action(action, value):
+            FrameFields.writeText(action, to: &out)
+            if let value {
+                out.append(1)
+                FrameFields.writeText(value, to: &out)
+            } else {
+                out.append(0)
+            }
+        case let .event(topic, payload):
+            FrameFields.writeText(topic, to: &out)
+            FrameFields.writeText(payload, to: &out)
+        case .destroy: break
+        }
+    }
+
+    /// The call a head holds; an unknown code, a missing argument or
+    /// parameters that are not an object break the protocol.
+    init(reading reader: inout FrameFields.Reader) throws(FrameError) {
+        let byte = try reader.byte()
+        guard let code = Code(rawValue: byte) else { throw .malformed("its head names an unknown call \(byte)") }
+        switch code {
+        case .load: self = .load(manifest: try reader.value(depth: 0))
+        case .create: self = .create(manifest: try reader.value(depth: 0))
         case .render:
-            guard let screen = text("screen"), case let params = fields["params"] ?? [:], case .object = params else { return nil }
+            let screen = try reader.text()
+            let params = try reader.value(depth: 0)
+            // Screen parameters are an object, never JSON text inside a string.
+            guard params.isObject else { throw .malformed("its render parameters are not an object") }
             self = .render(screen: screen, params: params)
-        case .query:
-            guard let id = text("query") else { return nil }
-            self = .query(id)
+        case .query: self = .query(try reader.text())
         case .action:
-            guard let action = text("action") else { return nil }
-            self = .action(action, value: text("value"))
-        case .event:
-            guard let topic = text("topic"), let payload = text("payload") else { return nil }
-            self = .event(topic: topic, payload: payload)
+            let action = try reader.text()
+            switch try reader.byte() {
+            case 0: self = .action(action, value: nil)
+            case 1: self = .action(action, value: try reader.text())
+            case let other: throw .malformed("its action's value is marked \(other), neither 0 nor 1")
+            }
+        case .event: self = .event(topic: try reader.text(), payload: try reader.text())
         case .destroy: self = .destroy
         }
     }

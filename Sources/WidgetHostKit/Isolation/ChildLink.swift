@@ -46,8 +46,13 @@ final class ChildLink: @unchecked Sendable {
         if socket.send(frame) == .closed { Self.hostGone() }
     }
 
-    func answer(_ call: Frame, _ fields: JSONValue, body: [UInt8] = []) {
-        send(Frame(.result, id: call.id, fields: fields, body: body))
+    func answer(_ call: Frame, _ answer: CallAnswer, body: [UInt8] = []) {
+        send(Frame(answer: answer, id: call.id, body: body))
+    }
+
+    /// A render's or a query's answer: its status and output, or that the output overflowed.
+    func answer(_ call: Frame, output: OutputBuffer, status: Int32) {
+        if output.overflowed { answer(call, .overflowed) } else { answer(call, .status(status), body: output.bytes) }
     }
 
     /// Calls a host service and waits for its reply; nil if the call cannot

@@ -2,10 +2,16 @@
 ///
 /// On the wire: a 9-byte header (payload length as u32 little-endian, the
 /// kind as u8, the request id as u32 little-endian), then the payload: a u32
-/// little-endian length, that many bytes of the message's fields (a JSON
-/// value in the binary form of `FrameFields`, not JSON text), and the rest as
-/// raw bytes (a rendered view, a value to store). Raw bytes stay raw, so a
-/// large view is not escaped into a string.
+/// little-endian length, that many bytes of the frame's head, and the rest
+/// as raw bytes (a rendered view, a value to store). Raw bytes stay raw, so
+/// a large view is not escaped into a string.
+///
+/// The head of the two frames of every call, the host's `call` and the
+/// child's `result`, has a fixed layout of its own (`ChildCall`,
+/// `CallAnswer`): a code and the arguments in order, read without building
+/// a tree, because they are the isolated call's hot path. The rarer frames
+/// (hello, service calls and their replies) carry named fields, a JSON value
+/// in the binary form of `FrameFields`.
 ///
 /// Neither side trusts the other's lengths: a frame whose header announces
 /// more than `maxPayloadBytes` is refused before anything is read into
@@ -26,42 +32,100 @@ public struct Frame: Equatable, Sendable {
         case wake = 6
     }
 
-    public var kind: Kind
+    /// What a frame says before its body; which case is fixed by its kind.
+    enum Head: Equatable, Sendable {
+        /// hello, service, reply, wake.
+        case fields(JSONValue)
+        case call(ChildCall)
+        case answer(CallAnswer)
+    }
+
+    public let kind: Kind
     public var id: UInt32
-    public var fields: JSONValue
+    let head: Head
     public var body: [UInt8]
 
+    /// A frame of named fields: any kind but `call` and `result`, whose heads are fixed.
     public init(_ kind: Kind, id: UInt32 = 0, fields: JSONValue = .object([]), body: [UInt8] = []) {
+        precondition(kind != .call && kind != .result, "a \(kind) frame's head is a ChildCall or a CallAnswer")
+        self.init(kind, id: id, head: .fields(fields), body: body)
+    }
+
+    init(call: consuming ChildCall, id: UInt32, body: [UInt8] = []) {
+        self.init(.call, id: id, head: .call(call), body: body)
+    }
+
+    init(answer: CallAnswer, id: UInt32, body: [UInt8] = []) {
+        self.init(.result, id: id, head: .answer(answer), body: body)
+    }
+
+    private init(_ kind: Kind, id: UInt32, head: consuming Head, body: [UInt8]) {
         self.kind = kind
         self.id = id
-        self.fields = fields
+        self.head = head
         self.body = body
+    }
+
+    /// The named fields; empty for a call or a result.
+    public var fields: JSONValue {
+        if case let .fields(fields) = head { fields } else { .object([]) }
+    }
+
+    var call: ChildCall? {
+        if case let .call(call) = head { call } else { nil }
+    }
+
+    var answer: CallAnswer? {
+        if case let .answer(answer) = head { answer } else { nil }
     }
 
     /// The protocol this host and its children speak; a child that says
     /// otherwise in its hello is stopped. 2: a service call carries its
     /// arguments as `args`, in the order its `ServiceFunction` describes.
-    /// 3: fields are binary (`FrameFields`), not JSON text.
-    public static let protocolVersion = 3
+    /// 3: fields are binary (`FrameFields`), not JSON text. 4: a call's and
+    /// a result's heads have fixed layouts (`ChildCall`, `CallAnswer`).
+    public static let protocolVersion = 4
     public static let headerBytes = 9
     /// The most a payload may be, either way: a render, a config
     /// section, an http body or a value to store, with room to spare.
     public static let maxPayloadBytes = 16 << 20
 
+    /// The header and the head's length, zero until they are known.
+    private static let blankStart = [UInt8](repeating: 0, count: headerBytes + 4)
+
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.headerBytes + 4 + 128 + body.count)
-        // The two lengths are known once the fields are written: zero now, set below.
-        Self.append(0, to: &bytes)
-        bytes.append(kind.rawValue)
-        Self.append(id, to: &bytes)
-        Self.append(0, to: &bytes)
-        FrameFields.write(fields, to: &bytes)
-        let fieldsCount = bytes.count - Self.headerBytes - 4
-        bytes += body
-        Self.set(UInt32(bytes.count - Self.headerBytes), at: 0, in: &bytes)
-        Self.set(UInt32(fieldsCount), at: Self.headerBytes, in: &bytes)
+        encode(into: &bytes)
         return bytes
+    }
+
+    /// Writes the frame over `bytes`, keeping their capacity (a socket
+    /// reuses one buffer for every frame it sends).
+    func encode(into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(Self.headerBytes + 4 + 128 + body.count)
+        bytes += Self.blankStart
+        switch head {
+        case let .fields(fields): FrameFields.write(fields, to: &bytes)
+        case let .call(call): call.write(to: &bytes)
+        case let .answer(answer): answer.write(to: &bytes)
+        }
+        let headCount = bytes.count - Self.headerBytes - 4
+        bytes += body
+        let payloadCount = bytes.count - Self.headerBytes
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt32(payloadCount).littleEndian, toByteOffset: 0, as: UInt32.self)
+            raw[4] = kind.rawValue
+            raw.storeBytes(of: id.littleEndian, toByteOffset: 5, as: UInt32.self)
+            raw.storeBytes(of: UInt32(headCount).littleEndian, toByteOffset: Self.headerBytes, as: UInt32.self)
+        }
+    }
+
+    /// The bytes one isolated render of `screen` moves, out and back, when
+    /// the plugin writes `output` bytes: what the bench's floor bounces.
+    public static func renderBytes(screen: String, output: Int) -> (call: Int, answer: Int) {
+        (Frame(call: .render(screen: screen, params: [:]), id: 1).encoded().count,
+         Frame(answer: .ok, id: 1, body: [UInt8](repeating: 0, count: output)).encoded().count)
     }
 
     /// Whether this frame would be refused by the other side for its size.
@@ -80,13 +144,8 @@ public struct Frame: Equatable, Sendable {
         bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     }
 
-    private static func set(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> UInt32(8 * index)) }
-    }
-
-    static func u32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
-        let start = bytes.startIndex + offset
-        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + $1]) << UInt32(8 * $1) }
+    static func u32(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 }
 
@@ -110,77 +169,99 @@ public enum FrameError: Error, Equatable, CustomStringConvertible {
 /// Cuts a byte stream into frames as bytes arrive, refusing an oversized
 /// frame as soon as its header is in, before its payload is buffered.
 public struct FrameDecoder: Sendable {
-    private var buffer: [UInt8] = []
+    /// What has arrived and is not yet taken is `storage[start..<end]`; the
+    /// rest is room a read lands in directly, with no copy after it.
+    private var storage: [UInt8] = []
     private var start = 0
-    /// Where a read lands before it joins `buffer`: kept, so a read is not a
-    /// fresh heap allocation (a temporary allocation this size is not on the stack).
-    private var chunk: [UInt8] = []
+    private var end = 0
     public let limit: Int
 
     /// The most one read takes: a large frame arrives in several.
     static let readSize = 16 * 1024
+    /// Room grown past this by a large frame is let go once it is taken.
+    static let keptBytes = 64 * 1024
 
     public init(limit: Int = Frame.maxPayloadBytes) {
         self.limit = limit
     }
 
     /// Bytes held that do not yet make a whole frame.
-    public var pendingBytes: Int { buffer.count - start }
+    public var pendingBytes: Int { end - start }
+
+    /// The memory held for reading, taken or not.
+    var storageBytes: Int { storage.count }
 
     public mutating func append(_ bytes: some Collection<UInt8>) {
-        buffer.append(contentsOf: bytes)
+        makeRoom(bytes.count)
+        storage.replaceSubrange(end..<end + bytes.count, with: bytes)
+        end += bytes.count
     }
 
-    /// Appends what one `read` writes into the room it is handed; returns
-    /// what `read` returned (a byte count, or 0 or less for none).
+    /// Lets one `read` write into the room after what is held; returns what
+    /// `read` returned (a byte count, or 0 or less for none).
     mutating func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
-        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.readSize) }
-        let count = chunk.withUnsafeMutableBytes { read($0) }
-        if count > 0 { buffer.append(contentsOf: chunk[0..<count]) }
+        makeRoom(Self.readSize)
+        let end = end
+        let count = storage.withUnsafeMutableBytes { read(UnsafeMutableRawBufferPointer(rebasing: $0[end..<end + Self.readSize])) }
+        if count > 0 { self.end += count }
         return count
+    }
+
+    /// Makes `count` bytes of room after `end`: by moving what is held to the
+    /// front, so a long conversation does not keep every byte it received,
+    /// and then by growing.
+    private mutating func makeRoom(_ count: Int) {
+        guard storage.count - end < count else { return }
+        if start > 0 {
+            let (start, end) = (start, end)
+            storage.withUnsafeMutableBufferPointer { bytes in
+                _ = UnsafeMutableBufferPointer(rebasing: bytes[0..<end - start]).update(fromContentsOf: bytes[start..<end])
+            }
+            self.end -= start
+            self.start = 0
+        }
+        let missing = count - (storage.count - end)
+        if missing > 0 { storage.append(contentsOf: repeatElement(0, count: missing)) }
     }
 
     /// The next complete frame, nil if more bytes are needed.
     public mutating func next() throws(FrameError) -> Frame? {
         let frame = try take()
-        compact()
+        if start == end {
+            // Everything read is taken, the usual case: nothing to move.
+            (start, end) = (0, 0)
+            if storage.count > Self.keptBytes { storage = [] }
+        }
         return frame
     }
 
-    /// Reads the frame at `start`, by index: a slice of the buffer still held
-    /// when `compact` runs would make it copy the whole buffer.
+    /// Reads the frame at `start`.
     private mutating func take() throws(FrameError) -> Frame? {
-        let available = buffer.count - start
+        let available = end - start
         guard available >= Frame.headerBytes else { return nil }
-        let length = Int(Frame.u32(buffer[start...], at: 0))
-        guard length <= limit else { throw .tooLarge(announced: UInt64(length), limit: limit) }
-        guard let kind = Frame.Kind(rawValue: buffer[start + 4]) else { throw .unknownKind(buffer[start + 4]) }
-        let id = Frame.u32(buffer[start...], at: 5)
-        guard available >= Frame.headerBytes + length else { return nil }
-        let payload = start + Frame.headerBytes
-        start = payload + length
-        guard length >= 4 else { throw .malformed("its payload is shorter than its own header") }
-        let fieldsCount = Int(Frame.u32(buffer[payload...], at: 0))
-        guard fieldsCount <= length - 4 else { throw .malformed("its fields run past its end") }
-        let fieldsEnd = payload + 4 + fieldsCount
-        let fields = try buffer.withUnsafeBufferPointer { bytes throws(FrameError) in
-            try FrameFields.read(UnsafeBufferPointer(rebasing: bytes[(payload + 4)..<fieldsEnd]))
-        }
-        guard fields.isObject else { throw .malformed("its fields are not an object") }
-        return Frame(kind, id: id, fields: fields, body: Array(buffer[fieldsEnd..<start]))
-    }
-
-    /// Drops consumed bytes once they are most of the buffer, so a long
-    /// conversation does not keep every byte it ever received.
-    private mutating func compact() {
-        guard start > 0 else { return }
-        if start == buffer.count {
-            // Everything read is consumed, the usual case: nothing to move.
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start * 2 >= buffer.count {
-            buffer.removeFirst(start)
-            start = 0
+        let (start, limit) = (start, limit)
+        return try storage.withUnsafeBufferPointer { bytes throws(FrameError) -> (Frame, Int)? in
+            let length = Int(Frame.u32(bytes, at: start))
+            guard length <= limit else { throw .tooLarge(announced: UInt64(length), limit: limit) }
+            guard let kind = Frame.Kind(rawValue: bytes[start + 4]) else { throw .unknownKind(bytes[start + 4]) }
+            guard available >= Frame.headerBytes + length else { return nil }
+            let payload = start + Frame.headerBytes, end = payload + length
+            guard length >= 4 else { throw .malformed("its payload is shorter than its own header") }
+            let headCount = Int(Frame.u32(bytes, at: payload))
+            guard headCount <= length - 4 else { throw .malformed("its head runs past its end") }
+            let headEnd = payload + 4 + headCount
+            var reader = FrameFields.Reader(bytes: UnsafeBufferPointer(rebasing: bytes[(payload + 4)..<headEnd]))
+            let id = Frame.u32(bytes, at: start + 5), body = Array(bytes[headEnd..<end])
+            let frame: Frame = switch kind {
+            case .call: Frame(call: try ChildCall(reading: &reader), id: id, body: body)
+            case .result: Frame(answer: try CallAnswer(reading: &reader), id: id, body: body)
+            case .hello, .service, .reply, .wake: Frame(kind, id: id, fields: try reader.fields(), body: body)
+            }
+            try reader.finish()
+            return (frame, end)
+        }.map { frame, end in
+            self.start = end
+            return frame
         }
     }
 }

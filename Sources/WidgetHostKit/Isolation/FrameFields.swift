@@ -15,7 +15,7 @@
 /// that is not JSON's, a repeated key, nesting past the parser's default
 /// depth, and any length or count that runs past the end.
 enum FrameFields {
-    private enum Tag: UInt8 {
+    enum Tag: UInt8 {
         case null = 0, `false`, `true`, number, string, array, object
     }
 
@@ -39,29 +39,45 @@ enum FrameFields {
         }
     }
 
-    private static func writeText(_ text: String, tag: Tag? = nil, to out: inout [UInt8]) {
+    /// A length and the text's UTF-8, after `tag` if there is one.
+    static func writeText(_ text: String, tag: Tag? = nil, to out: inout [UInt8]) {
         if let tag { out.append(tag.rawValue) }
         Frame.append(UInt32(text.utf8.count), to: &out)
         // One copy of a native string's bytes, not an append per byte.
         if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: text.utf8) }
     }
 
-    /// The value `bytes` hold, all of them.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(FrameError) -> JSONValue {
-        var reader = Reader(bytes: bytes)
-        let value = try reader.value(depth: 0)
-        guard reader.index == bytes.count else { throw .malformed("its fields have bytes after their end") }
-        return value
-    }
-
-    private struct Reader {
+    /// Reads a frame's head: named fields, or the fixed layouts of
+    /// `ChildCall` and `CallAnswer`, which are made of the same parts (a
+    /// byte, a length and text, a value). Every read checks what is left.
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
+        private(set) var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        /// Named fields: an object, the whole head.
+        mutating func fields() throws(FrameError) -> JSONValue {
+            let value = try value(depth: 0)
+            guard value.isObject else { throw .malformed("its fields are not an object") }
+            return value
+        }
+
+        /// Refuses bytes left over once the head is read.
+        func finish() throws(FrameError) {
+            guard index == bytes.count else { throw .malformed("its head has bytes after its end") }
+        }
+
+        mutating func byte() throws(FrameError) -> UInt8 {
+            guard index < bytes.count else { throw .malformed("its head ends inside a value") }
+            defer { index += 1 }
+            return bytes[index]
+        }
 
         mutating func value(depth: Int) throws(FrameError) -> JSONValue {
-            guard index < bytes.count else { throw .malformed("its fields end inside a value") }
-            let byte = bytes[index]
-            index += 1
+            let byte = try byte()
             switch Tag(rawValue: byte) {
             case .null: return .null
             case .false: return .bool(false)
@@ -69,29 +85,29 @@ enum FrameFields {
             case .number:
                 let run = try self.run()
                 // The parser's own grammar: one definition of a JSON number.
-                guard JSONParser.isNumber(run) else { throw .malformed("its fields hold a number that is not JSON's") }
+                guard JSONParser.isNumber(run) else { throw .malformed("its head holds a number that is not JSON's") }
                 return .number(String(decoding: run, as: UTF8.self))
             case .string: return .string(try text())
             case .array:
-                guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its fields nest deeper than \(JSONParser.defaultMaxDepth) levels") }
+                guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its head nests deeper than \(JSONParser.defaultMaxDepth) levels") }
                 let count = try self.count(eachAtLeast: 1)
                 var items: [JSONValue] = []
                 items.reserveCapacity(min(count, Self.reserved))
                 for _ in 0..<count { items.append(try value(depth: depth + 1)) }
                 return .array(items)
             case .object:
-                guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its fields nest deeper than \(JSONParser.defaultMaxDepth) levels") }
+                guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its head nests deeper than \(JSONParser.defaultMaxDepth) levels") }
                 let count = try self.count(eachAtLeast: 5)   // a key's length and a value's tag
                 var members: [(String, JSONValue)] = []
                 members.reserveCapacity(min(count, Self.reserved))
                 var keys = Set<KeyBytes>()
                 for _ in 0..<count {
                     let key = try text()
-                    if JSONParser.isDuplicate(key, in: members, &keys) { throw .malformed("its fields repeat the key \"\(key)\"") }
+                    if JSONParser.isDuplicate(key, in: members, &keys) { throw .malformed("its head repeats the key \"\(key)\"") }
                     members.append((key, try value(depth: depth + 1)))
                 }
                 return .object(members)
-            case nil: throw .malformed("its fields hold an unknown tag \(byte)")
+            case nil: throw .malformed("its head holds an unknown tag \(byte)")
             }
         }
 
@@ -104,29 +120,29 @@ enum FrameFields {
         /// a count the bytes left cannot hold is a lie, refused at once.
         private mutating func count(eachAtLeast size: Int) throws(FrameError) -> Int {
             let count = try u32()
-            guard count <= (bytes.count - index) / size else { throw .malformed("its fields announce more values than they hold") }
+            guard count <= (bytes.count - index) / size else { throw .malformed("its head announces more values than it holds") }
             return count
         }
 
         /// A length and that many bytes.
         private mutating func run() throws(FrameError) -> UnsafeBufferPointer<UInt8> {
             let count = try u32()
-            guard count <= bytes.count - index else { throw .malformed("its fields run past their end") }
+            guard count <= bytes.count - index else { throw .malformed("its head runs past its end") }
             defer { index += count }
             return UnsafeBufferPointer(rebasing: bytes[index..<index + count])
         }
 
-        private mutating func text() throws(FrameError) -> String {
+        mutating func text() throws(FrameError) -> String {
             let run = try self.run()
             // ASCII, nearly every key and value, is valid as it is; the generic
             // validation looks up its metadata at run time, on every call.
             if run.allSatisfy({ $0 < 0x80 }) { return String(decoding: run, as: UTF8.self) }
-            guard let text = String(validating: run, as: UTF8.self) else { throw .malformed("its fields hold invalid UTF-8") }
+            guard let text = String(validating: run, as: UTF8.self) else { throw .malformed("its head holds invalid UTF-8") }
             return text
         }
 
-        private mutating func u32() throws(FrameError) -> Int {
-            guard bytes.count - index >= 4 else { throw .malformed("its fields end inside a length") }
+        mutating func u32() throws(FrameError) -> Int {
+            guard bytes.count - index >= 4 else { throw .malformed("its head ends inside a length") }
             let value = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
             index += 4
             return Int(value)

@@ -22,7 +22,12 @@ final class FrameSocket: Sendable {
     }
 
     let fd: Int32
-    private let writing = Locked(())
+    /// Guards the writes, and the buffer every frame is encoded into: one
+    /// allocation kept, not one a frame.
+    private let writing = Locked([UInt8]())
+
+    /// A buffer grown past this by a large frame is let go after it.
+    static let keptBufferBytes = 64 * 1024
 
     /// `nonBlocking` for the host's end, so that a child that stops reading
     /// cannot block the host past a deadline.
@@ -34,10 +39,11 @@ final class FrameSocket: Sendable {
     /// Sends a whole frame; with a `deadline` (monotonic seconds, `Clock.now`)
     /// it waits for room only until then.
     func send(_ frame: Frame, deadline: Double? = nil) -> SendOutcome {
-        let bytes = frame.encoded()
-        guard !Frame.isTooLarge(encoded: bytes) else { return .tooLarge }
-        return writing.withLock { _ in
-            bytes.withUnsafeBytes { raw -> SendOutcome in
+        writing.withLock { bytes in
+            frame.encode(into: &bytes)
+            defer { if bytes.capacity > Self.keptBufferBytes { bytes = [] } }
+            guard !Frame.isTooLarge(encoded: bytes) else { return .tooLarge }
+            return bytes.withUnsafeBytes { raw -> SendOutcome in
                 var done = 0
                 while done < raw.count {
                     let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL))

@@ -67,28 +67,32 @@ extension IsolatedConnection {
         _ = open ? wh_shim_watch_rearm(watch, process.socket) : wh_shim_watch_remove(watch, process.socket)
     }
 
-    /// Reads and handles whatever frames have arrived, by whichever thread
-    /// holds the socket; false once the socket is closed or the child broke
-    /// the protocol.
+    /// Reads what has arrived, once, and handles the frames it completes,
+    /// by whichever thread holds the socket; false once the socket is
+    /// closed or the child broke the protocol. Bytes still waiting make the
+    /// socket ready again: the caller's next poll, or the watching thread's
+    /// epoll once the socket is rearmed, comes back at once.
     func readFrames() -> Bool {
-        while true {
-            switch socket.receive(into: &decoder) {
-            case .closed: return false
-            case .wouldBlock: return true
-            case .received:
-                do {
-                    while let frame = try decoder.next() { handle(frame) }
-                } catch {
-                    stop("broke the protocol: \(error)")
-                    return false
-                }
+        switch socket.receive(into: &decoder.pointee) {
+        case .closed: return false
+        case .wouldBlock: return true
+        case .received:
+            do {
+                while let frame = try decoder.pointee.next() { handle(frame) }
+                return true
+            } catch {
+                stop("broke the protocol: \(error)")
+                return false
             }
         }
     }
 
-    private func handle(_ frame: Frame) {
-        // A stopped plugin's last frames are not acted on: it is being killed.
-        guard state.withLock({ $0.stopReason == nil }) else { return }
+    private func handle(_ frame: consuming Frame) {
+        // A stopped plugin's last frames are not acted on: it is being
+        // killed. (An answer, on every call, is checked in the same lock that takes it.)
+        if frame.kind != .result {
+            guard state.withLock({ $0.stopReason == nil }) else { return }
+        }
         switch frame.kind {
         case .hello:
             let version = frame.fields["protocol"]?.int64
@@ -104,12 +108,7 @@ extension IsolatedConnection {
                     : "isolated plugins run with what is available"), log: context.hostLog)
             }
         case .result:
-            let accepted = state.withLock { state -> Bool in
-                guard state.hello != nil, let pending = state.pending, pending.id == frame.id, state.answer == nil else { return false }
-                state.answer = frame
-                return true
-            }
-            if accepted { answered.signal() } else { stop("broke the protocol: an answer to no call (id \(frame.id))") }
+            accept(frame)
         case .service:
             guard withinRate() else { return }
             switch HostServiceProxy.placement(of: frame) {
@@ -122,6 +121,27 @@ extension IsolatedConnection {
             context.host.pointee.request_render?(context.host)
         case .call, .reply:
             stop("broke the protocol: sent a message only the host may send")
+        }
+    }
+
+    /// An answer, for the call waiting for it; in one lock, as it comes on every call.
+    private func accept(_ frame: consuming Frame) {
+        enum Verdict { case ignored, accepted, acceptedForOtherThread, refused }
+        let id = frame.id
+        var incoming = Optional(frame)
+        let verdict = state.withLock { state -> Verdict in
+            guard state.stopReason == nil else { return .ignored }
+            guard state.hello != nil, let pending = state.pending, pending.id == id, state.answer == nil else { return .refused }
+            // Moved in, not copied: it comes on every call.
+            state.answer = incoming.take()
+            // A caller reading its own answer looks at once; one waiting on
+            // the watching thread's reading is woken.
+            return state.socketReader == .caller ? .accepted : .acceptedForOtherThread
+        }
+        switch verdict {
+        case .ignored, .accepted: break
+        case .acceptedForOtherThread: answered.signal()
+        case .refused: stop("broke the protocol: an answer to no call (id \(id))")
         }
     }
 }

@@ -28,8 +28,10 @@ final class IsolatedConnection: @unchecked Sendable {
     /// The epoll set the watching thread waits on.
     let watch = wh_shim_watch_create()
     /// The frames read so far: only the thread holding the socket
-    /// (`State.socketReader`) touches it.
-    var decoder = FrameDecoder()
+    /// (`State.socketReader`) touches it. Behind a pointer, not in a stored
+    /// `var`: that lock already makes access exclusive, and a class's `var`
+    /// would pay a dynamic exclusivity check on every read of every call.
+    let decoder = UnsafeMutablePointer<FrameDecoder>.allocate(capacity: 1)
 
     struct State {
         var nextCallID: UInt32 = 1
@@ -72,6 +74,7 @@ final class IsolatedConnection: @unchecked Sendable {
         self.settings = settings
         self.onStop = onStop
         socket = FrameSocket(fd: process.socket, nonBlocking: true)
+        decoder.initialize(to: FrameDecoder())
         proxy = HostServiceProxy(context: context)
         // The context judges the bus's rules, as it does in process.
         context.onStop { [weak self] reason in _ = self?.stop(reason) }
@@ -88,27 +91,32 @@ final class IsolatedConnection: @unchecked Sendable {
 
     /// Sends a call and waits for its answer until the call's deadline; a
     /// plugin past it is killed. Throws `.stopped` once the plugin is gone.
-    func call(_ call: ChildCall) throws(WidgetCallError) -> Frame {
+    func call(_ call: consuming ChildCall) throws(WidgetCallError) -> Frame {
         let name = call.name
         let seconds = settings.deadline(name)
-        let id: UInt32? = state.withLock { state in
+        // One lock for the call's id and the socket, which the call reads
+        // itself unless the watching thread is reading it this moment (the
+        // call then waits for what it reads).
+        let started: (id: UInt32, ownsSocket: Bool)? = state.withLock { state in
             guard state.stopReason == nil, !state.exited else { return nil }
             let id = state.nextCallID
             state.nextCallID &+= 1
             state.pending = (id, name.rawValue)
             state.answer = nil
-            return id
+            let ownsSocket = state.socketReader == nil && state.socketOpen
+            if ownsSocket { state.socketReader = .caller }
+            return (id, ownsSocket)
         }
-        guard let id else { throw .stopped(stopReason ?? "stopped") }
-        let ownsSocket = takeSocket()
+        guard let (id, ownsSocket) = started else { throw .stopped(stopReason ?? "stopped") }
+        if ownsSocket { _ = wh_shim_watch_disarm(watch, process.socket) }
         defer { if ownsSocket { releaseSocket() } }
+        var readingSocket = ownsSocket
         var deadline = Clock.now + seconds
         // Time the plugin spends waiting on the host (a contract ask) is
         // given back, but only up to the call's ceiling: asking forever
         // must not hold the host forever.
-        let ceilingSeconds = PluginRunSettings.ceiling(deadline: seconds), ceiling = Clock.now + ceilingSeconds
-        let frame = Frame(.call, id: id, fields: call.fields)
-        switch socket.send(frame, deadline: deadline) {
+        let ceilingSeconds = PluginRunSettings.ceiling(deadline: seconds), ceiling = deadline - seconds + ceilingSeconds
+        switch socket.send(Frame(call: call, id: id), deadline: deadline) {
         case .sent:
             break
         case .tooLarge:
@@ -122,50 +130,55 @@ final class IsolatedConnection: @unchecked Sendable {
             _ = answered.wait(timeout: .now() + 2)
             throw .stopped(stopReason ?? stop("closed its connection during \(name.rawValue)"))
         }
+        var mustWait = true
         while true {
-            let remaining = deadline - Clock.now
-            if remaining <= 0 || !awaitNews(for: remaining, readingSocket: ownsSocket) {
-                throw .stopped(stop(deadline >= ceiling
-                    ? "timed out in \(name.rawValue) after \(ceilingSeconds.formatted1)s, its ceiling with the time it waited on the host"
-                    : "timed out in \(name.rawValue) after \(seconds.formatted1)s"))
+            if mustWait {
+                let remaining = deadline - Clock.now
+                if remaining <= 0 || !awaitNews(for: remaining, readingSocket: &readingSocket) {
+                    throw .stopped(stop(deadline >= ceiling
+                        ? "timed out in \(name.rawValue) after \(ceilingSeconds.formatted1)s, its ceiling with the time it waited on the host"
+                        : "timed out in \(name.rawValue) after \(seconds.formatted1)s"))
+                }
             }
-            let handed = state.withLock { state in
-                defer { state.forCaller.removeAll() }
-                return state.forCaller
-            }
-            if !handed.isEmpty {
+            mustWait = true
+            switch state.withLock({ news(for: id, in: &$0) }) {
+            case let .answer(answer):
+                return answer
+            case .gone:
+                throw .stopped(stopReason ?? "stopped")
+            case let .serve(frames):
                 // The plugin waits on the host meanwhile: its time is not spent.
                 let started = Clock.now
-                for frame in handed { perform(frame) }
+                for frame in frames { perform(frame) }
                 deadline = min(deadline + Clock.now - started, ceiling)
-            }
-            let outcome: Frame?? = state.withLock { state in
-                if let answer = state.answer, answer.id == id {
-                    state.answer = nil
-                    state.pending = nil
-                    return .some(answer)
-                }
-                let gone = state.exited || state.stopReason != nil
-                return gone && (state.told || state.closing || state.stopReason == nil) ? .some(nil) : nil
-            }
-            switch outcome {
-            case let .some(answer?): return answer
-            case .some(nil): throw .stopped(stopReason ?? "stopped")
-            case nil: continue   // work done above, or a stale wake-up
+                // The answer may have come while they ran.
+                mustWait = false
+            case .nothing:
+                continue   // a stale wake-up
             }
         }
     }
 
-    /// Takes the socket for a call, unless the watching thread is reading
-    /// it this moment (the call then waits for what it reads).
-    private func takeSocket() -> Bool {
-        let taken = state.withLock { state -> Bool in
-            guard state.socketReader == nil, state.socketOpen else { return false }
-            state.socketReader = .caller
-            return true
+    /// What a waiting call finds when it looks: one look, one lock.
+    private enum News {
+        case answer(Frame)
+        /// Service calls the reading thread handed to the caller.
+        case serve([Frame])
+        case gone
+        case nothing
+    }
+
+    private func news(for id: UInt32, in state: inout State) -> News {
+        if !state.forCaller.isEmpty {
+            defer { state.forCaller.removeAll() }
+            return .serve(state.forCaller)
         }
-        if taken { _ = wh_shim_watch_disarm(watch, process.socket) }
-        return taken
+        if state.answer?.id == id, let answer = state.answer.take() {
+            state.pending = nil
+            return .answer(answer)
+        }
+        let gone = state.exited || state.stopReason != nil
+        return gone && (state.told || state.closing || state.stopReason == nil) ? .gone : .nothing
     }
 
     private func releaseSocket() {
@@ -177,15 +190,16 @@ final class IsolatedConnection: @unchecked Sendable {
 
     /// Waits up to `seconds` for something to look at: frames on the socket
     /// this thread holds (read and handled here), or else a signal of
-    /// `answered`. False when the time ran out.
-    private func awaitNews(for seconds: Double, readingSocket: Bool) -> Bool {
-        guard readingSocket, state.withLock({ $0.socketOpen }) else { return answered.wait(timeout: .now() + seconds) == .success }
+    /// `answered`. False when the time ran out. Once the socket closes the
+    /// caller reads it no more: the watching thread sees the child end.
+    private func awaitNews(for seconds: Double, readingSocket: inout Bool) -> Bool {
+        guard readingSocket else { return answered.wait(timeout: .now() + seconds) == .success }
         var poll = pollfd(fd: process.socket, events: Int16(POLLIN), revents: 0)
         let result = Glibc.poll(&poll, 1, Int32(min(seconds * 1000 + 1, Double(Int32.max))))
         if result == 0 { return false }
         if result > 0 && !readFrames() {
-            // The child is going; the watching thread sees it end and says why.
             state.withLock { $0.socketOpen = false }
+            readingSocket = false
         }
         return true
     }
@@ -249,6 +263,8 @@ final class IsolatedConnection: @unchecked Sendable {
     deinit {
         socket.close()
         Glibc.close(watch)
+        decoder.deinitialize(count: 1)
+        decoder.deallocate()
     }
 
     func finish(termination: ChildProcess.Termination) {

@@ -63,10 +63,10 @@ public final class IsolatedInstance: WidgetInstance {
     }
 
     private func started(_ call: ChildCall) throws {
-        let answer = try connection.call(call)
-        if let failure = answer.fields["error"]?.string {
-            if answer.fields["code"]?.string == "create" { throw WidgetCallError.createFailed }
-            throw StartError(description: failure)
+        switch try connection.call(call).answer {
+        case .createFailed: throw WidgetCallError.createFailed
+        case let .loadFailed(reason): throw StartError(description: reason)
+        case .status, .overflowed, nil: return
         }
     }
 
@@ -76,17 +76,11 @@ public final class IsolatedInstance: WidgetInstance {
     public var sandbox: JSONValue? { connection.sandbox }
 
     public func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
-        let answer = try connection.call(.render(screen: screen, params: params))
-        if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
-        try check(answer)
-        return answer.body
+        try output(of: connection.call(.render(screen: screen, params: params)))
     }
 
     public func query(_ id: String) throws(WidgetCallError) -> [UInt8] {
-        let answer = try connection.call(.query(id))
-        if answer.fields["overflow"] == .bool(true) { throw .outputTooLarge(PluginInstance.maxRenderBytes) }
-        try check(answer)
-        return answer.body
+        try output(of: connection.call(.query(id)))
     }
 
     public func handle(action: String, value: String?) throws(WidgetCallError) {
@@ -114,9 +108,19 @@ public final class IsolatedInstance: WidgetInstance {
     }
 
     private func check(_ answer: Frame) throws(WidgetCallError) {
-        guard let status = answer.fields["status"]?.int64 else {
-            throw .stopped(connection.stop("broke the protocol: an answer without a status"))
+        switch answer.answer {
+        case let .status(status):
+            let code = UInt32(bitPattern: status)
+            guard code == WH_OK.rawValue else { throw .status(code) }
+        case .overflowed: throw .outputTooLarge(PluginInstance.maxRenderBytes)
+        case .loadFailed, .createFailed, nil:
+            throw .stopped(connection.stop("broke the protocol: a call's answer without a status"))
         }
-        guard status == Int64(WH_OK.rawValue) else { throw .status(UInt32(truncatingIfNeeded: status)) }
+    }
+
+    /// A render's or a query's output, once its answer is checked.
+    private func output(of answer: Frame) throws(WidgetCallError) -> [UInt8] {
+        try check(answer)
+        return answer.body
     }
 }

@@ -57,77 +57,74 @@ public enum PluginHostChild {
         mutating func serve() -> Never {
             PluginCall.markForGood(strdup(path))
             while true {
-                let call = link.nextCall()
-                switch ChildCall(fields: call.fields) {
+                let frame = link.nextCall()
+                guard let call = frame.call else { continue }
+                switch call {
                 case let .load(manifest):
-                    link.answer(call, load(manifest) ?? ["status": .int(WH_OK.rawValue)])
+                    link.answer(frame, load(manifest) ?? .ok)
                 case let .create(manifest):
-                    link.answer(call, create(manifest))
+                    link.answer(frame, create(manifest))
                 case let .render(screen, params):
-                    guard let plugin, let handle else { link.answer(call, failed); continue }
+                    guard let plugin, let handle else { link.answer(frame, failed); continue }
                     let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
                     let text = params.serialized
                     let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, text, out) }
-                    link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
-                                body: buffer.overflowed ? [] : buffer.bytes)
+                    link.answer(frame, output: buffer, status: status)
                 case let .query(id):
-                    guard let plugin, let handle else { link.answer(call, failed); continue }
+                    guard let plugin, let handle else { link.answer(frame, failed); continue }
                     guard let query = plugin.descriptor.query else {
-                        link.answer(call, ["status": .int(WH_UNKNOWN_QUERY.rawValue)])
+                        link.answer(frame, .status(Int32(WH_UNKNOWN_QUERY.rawValue)))
                         continue
                     }
                     let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
                     let status = buffer.withOutput { out in query(handle, id, out) }
-                    link.answer(call, ["status": .int(status), "overflow": .bool(buffer.overflowed)],
-                                body: buffer.overflowed ? [] : buffer.bytes)
+                    link.answer(frame, output: buffer, status: status)
                 case let .action(action, value):
-                    guard let plugin, let handle else { link.answer(call, failed); continue }
+                    guard let plugin, let handle else { link.answer(frame, failed); continue }
                     let status = value.map { value in
                         value.withCString { plugin.descriptor.handle_action!(handle, action, $0) }
                     } ?? plugin.descriptor.handle_action!(handle, action, nil)
-                    link.answer(call, ["status": .int(status)])
+                    link.answer(frame, .status(status))
                 case let .event(topic, payload):
                     if let plugin, let handle { plugin.descriptor.on_event!(handle, topic, payload) }
-                    link.answer(call, ["status": .int(WH_OK.rawValue)])
+                    link.answer(frame, .ok)
                 case .destroy:
                     if let plugin, let handle { plugin.descriptor.destroy!(handle) }
-                    link.answer(call, ["status": .int(WH_OK.rawValue)])
+                    link.answer(frame, .ok)
                     _exit(0)
-                case nil:
-                    link.answer(call, ["status": .int(WH_FAILED.rawValue), "error": "unknown call"])
                 }
             }
         }
 
-        private var failed: JSONValue { ["status": .int(WH_FAILED.rawValue)] }
+        private var failed: CallAnswer { .status(Int32(WH_FAILED.rawValue)) }
 
         /// The load handshake against the manifest the host read, once;
-        /// nil when the plugin is loaded, else the error to answer.
-        private mutating func load(_ manifestJSON: JSONValue) -> JSONValue? {
+        /// nil when the plugin is loaded, else the answer that says why not.
+        private mutating func load(_ manifestJSON: JSONValue) -> CallAnswer? {
             guard plugin == nil else { return nil }
-            if let refusal { return ["error": .string(refusal), "code": "load"] }
+            if let refusal { return .loadFailed(refusal) }
             let manifest: Manifest
             do { manifest = try Manifest(json: manifestJSON) } catch {
-                return ["error": .string(error.description), "code": "load"]
+                return .loadFailed(error.description)
             }
             do {
                 plugin = try Loader.load(path: path, manifest: manifest, serviceIDs: Set(ServiceTable.all.map(\.id)))
             } catch {
-                return ["error": .string(error.description), "code": "load"]
+                return .loadFailed(error.description)
             }
             return nil
         }
 
         /// The load handshake if `load` has not made it, then the plugin's
         /// `create` with the forwarding `wh_host`.
-        private mutating func create(_ manifestJSON: JSONValue) -> JSONValue {
-            guard handle == nil else { return ["error": "the plugin is already created", "code": "create"] }
+        private mutating func create(_ manifestJSON: JSONValue) -> CallAnswer {
+            guard handle == nil else { return .createFailed("the plugin is already created") }
             if let failure = load(manifestJSON) { return failure }
             guard let created = plugin!.descriptor.create!(ChildServices.host) else {
-                return ["error": .string(WidgetCallError.createFailed.description), "code": "create"]
+                return .createFailed(WidgetCallError.createFailed.description)
             }
             handle = created
-            return ["status": .int(WH_OK.rawValue)]
+            return .ok
         }
     }
 }
