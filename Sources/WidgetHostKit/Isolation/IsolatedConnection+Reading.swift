@@ -131,7 +131,7 @@ extension IsolatedConnection {
         var incoming = Optional(frame)
         let verdict = state.withLock { state -> Verdict in
             guard state.stopReason == nil else { return .ignored }
-            guard state.hello != nil, let pending = state.pending, pending.id == id, state.answer == nil else { return .refused }
+            guard state.hello != nil, state.pending?.id == id, case .none = state.answer else { return .refused }
             // Moved in, not copied: it comes on every call.
             state.answer = incoming.take()
             // A caller reading its own answer looks at once; one waiting on

@@ -35,7 +35,7 @@ final class IsolatedConnection: @unchecked Sendable {
 
     struct State {
         var nextCallID: UInt32 = 1
-        var pending: (id: UInt32, name: String)?
+        var pending: (id: UInt32, name: PluginRunSettings.Call)?
         var answer: Frame?
         /// Who is reading the socket now, if anyone.
         var socketReader: SocketReader?
@@ -101,7 +101,7 @@ final class IsolatedConnection: @unchecked Sendable {
             guard state.stopReason == nil, !state.exited else { return nil }
             let id = state.nextCallID
             state.nextCallID &+= 1
-            state.pending = (id, name.rawValue)
+            state.pending = (id, name)
             state.answer = nil
             let ownsSocket = state.socketReader == nil && state.socketOpen
             if ownsSocket { state.socketReader = .caller }
@@ -109,7 +109,13 @@ final class IsolatedConnection: @unchecked Sendable {
         }
         guard let (id, ownsSocket) = started else { throw .stopped(stopReason ?? "stopped") }
         if ownsSocket { _ = wh_shim_watch_disarm(watch, process.socket) }
-        defer { if ownsSocket { releaseSocket() } }
+        // The socket is let go in the lock that takes the answer, or else here.
+        var holdsSocket = ownsSocket
+        defer {
+            if holdsSocket { state.withLock { $0.socketReader = nil } }
+            // Frames that came meanwhile, or the socket's end, wake the watching thread at once.
+            if ownsSocket { _ = wh_shim_watch_rearm(watch, process.socket) }
+        }
         var readingSocket = ownsSocket
         var deadline = Clock.now + seconds
         // Time the plugin spends waiting on the host (a contract ask) is
@@ -141,8 +147,9 @@ final class IsolatedConnection: @unchecked Sendable {
                 }
             }
             mustWait = true
-            switch state.withLock({ news(for: id, in: &$0) }) {
+            switch state.withLock({ news(for: id, releasingSocket: holdsSocket, in: &$0) }) {
             case let .answer(answer):
+                holdsSocket = false
                 return answer
             case .gone:
                 throw .stopped(stopReason ?? "stopped")
@@ -168,24 +175,19 @@ final class IsolatedConnection: @unchecked Sendable {
         case nothing
     }
 
-    private func news(for id: UInt32, in state: inout State) -> News {
+    /// With the answer, the socket this call read is let go (`releasingSocket`).
+    private func news(for id: UInt32, releasingSocket: Bool, in state: inout State) -> News {
         if !state.forCaller.isEmpty {
             defer { state.forCaller.removeAll() }
             return .serve(state.forCaller)
         }
         if state.answer?.id == id, let answer = state.answer.take() {
             state.pending = nil
+            if releasingSocket { state.socketReader = nil }
             return .answer(answer)
         }
         let gone = state.exited || state.stopReason != nil
         return gone && (state.told || state.closing || state.stopReason == nil) ? .gone : .nothing
-    }
-
-    private func releaseSocket() {
-        state.withLock { $0.socketReader = nil }
-        // Frames that came meanwhile, or the socket's end, wake the watching
-        // thread at once.
-        _ = wh_shim_watch_rearm(watch, process.socket)
     }
 
     /// Waits up to `seconds` for something to look at: frames on the socket
@@ -272,7 +274,7 @@ final class IsolatedConnection: @unchecked Sendable {
             if state.stopReason == nil && !state.closing {
                 state.stopReason = StopReason.describe(
                     termination, report: ChildReport(text: String(decoding: state.report, as: UTF8.self)),
-                    call: state.pending?.name,
+                    call: state.pending?.name.rawValue,
                     fatalError: StopReason.fatalError(in: String(decoding: state.outputTail, as: UTF8.self)),
                     settings: settings)
             }
