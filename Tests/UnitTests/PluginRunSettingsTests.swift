@@ -68,6 +68,19 @@ struct PluginRunSettingsTests {
         #expect(HTTPAllowList.problem(with: "**") != nil)
     }
 
+    @Test("a host pattern is ASCII letters, digits and hyphens in labels of 1 to 63, or a bracketed IPv6 address", arguments: [
+        ("api.example.com", true), ("*.example.org", true), ("127.0.0.1", true), ("[::1]", true), ("[FE80::1:a]", true),
+        ("a-b.c", true), (String(repeating: "a", count: 63) + ".com", true),
+        (Array(repeating: "abc", count: 63).joined(separator: ".") + ".a", true),   // 253 bytes
+        ("", false), ("*.", false), ("a..b", false), (".example.com", false), ("example.com.", false),
+        (String(repeating: "a", count: 64) + ".com", false), (Array(repeating: "abc", count: 63).joined(separator: ".") + ".ab", false),
+        ("[]", false), ("[xyz]", false), ("[::1", false), ("exämple.com", false), ("api example.com", false), ("a_b.com", false),
+        ("１２７.0.0.1", false), ("[１::1]", false), ("a\r\n.com", false),
+    ])
+    func hostPatternGrammar(_ pattern: String, _ accepted: Bool) {
+        #expect((HTTPAllowList.problem(with: pattern) == nil) == accepted, "\(pattern)")
+    }
+
     @Test("a manifest may declare http hosts; a bad one is refused with its reason", arguments: [
         (#""http": {"hosts": ["api.example.com", "*.example.org"]}"#, nil as String?),
         (#""http": {"hosts": []}"#, nil),

@@ -1,4 +1,3 @@
-import Dispatch
 import PluginABI
 import Glibc
 import Synchronization
@@ -159,7 +158,7 @@ public final class Bus: Sendable {
     private let deliverer = Atomic<UInt>(0)
     private let onHandlerError: @Sendable (BusEvent, any Error) -> Void
     private let queueLimit: Int
-    private let dispatcher = DispatchQueue(label: "widget-host.bus")
+    private let dispatcher = SerialWorker(name: "widget-host.bus")
     /// The id of the subscriber whose handler is running, or 0. With
     /// `active`, it lets an unsubscribe wait out a call already under way:
     /// the deliverer publishes the id and then reads `active`, the

@@ -37,16 +37,23 @@ struct ReadOnlyFile: ~Copyable {
         guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
             throw .outOfBounds(offset: offset, count: UInt64(max(count, 0)), size: size)
         }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+        // Read into the array's own room, not over zeros written first: the
+        // sections and manifests of every plugin listed pass through here.
+        var failure: Int32?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    failure = n < 0 ? errno : EIO
+                    break
+                }
+                done += n
             }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .system(path: nil, operation: "read", errno: n < 0 ? errno : EIO) }
-            done += n
+            initialized = failure == nil ? count : 0
         }
+        if let failure { throw .system(path: nil, operation: "read", errno: failure) }
         return bytes
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import PluginABI
 
@@ -31,9 +30,15 @@ extension IsolatedConnection {
             _ = socket.send(Frame(.reply, id: frame.id, fields: ["result": .int(WH_HTTP_FAILED)]), deadline: Clock.now + 5)
             return
         }
-        DispatchQueue.global(qos: .utility).async { [self] in
+        // A thread of its own, not Dispatch's pool: at most `maxSlowCalls`
+        // at once, and none left behind to wake an idle host.
+        let started = Threads.start(name: "plugin-http") { [self] in
             perform(frame)
             state.withLock { $0.slowCalls -= 1 }
+        }
+        if !started {
+            state.withLock { $0.slowCalls -= 1 }
+            _ = socket.send(Frame(.reply, id: frame.id, fields: ["result": .int(WH_HTTP_FAILED)]), deadline: Clock.now + 5)
         }
     }
 

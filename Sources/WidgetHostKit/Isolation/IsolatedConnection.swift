@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import HostShim
 import PluginABI
@@ -24,7 +23,7 @@ final class IsolatedConnection: @unchecked Sendable {
     private let onStop: @Sendable (String) -> Void
     let state = Locked(State())
     /// Signalled once per answer and once when the child is gone.
-    let answered = DispatchSemaphore(value: 0)
+    let answered = Semaphore()
     /// The epoll set the watching thread waits on.
     let watch = wh_shim_watch_create()
     /// The frames read so far: only the thread holding the socket
@@ -133,7 +132,7 @@ final class IsolatedConnection: @unchecked Sendable {
             throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
         case .closed:
             // The child is going; its reader will say why.
-            _ = answered.wait(timeout: .now() + 2)
+            _ = answered.wait(seconds: 2)
             throw .stopped(stopReason ?? stop("closed its connection during \(name.rawValue)"))
         }
         var mustWait = true
@@ -195,7 +194,7 @@ final class IsolatedConnection: @unchecked Sendable {
     /// `answered`. False when the time ran out. Once the socket closes the
     /// caller reads it no more: the watching thread sees the child end.
     private func awaitNews(for seconds: Double, readingSocket: inout Bool) -> Bool {
-        guard readingSocket else { return answered.wait(timeout: .now() + seconds) == .success }
+        guard readingSocket else { return answered.wait(seconds: seconds) }
         var poll = pollfd(fd: process.socket, events: Int16(POLLIN), revents: 0)
         let result = Glibc.poll(&poll, 1, Int32(min(seconds * 1000 + 1, Double(Int32.max))))
         if result == 0 { return false }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 /// The thread that drives a session, which alone touches its table of
@@ -35,7 +34,7 @@ final class OwnerThread: Sendable {
     func perform<T: Sendable>(signal: () -> Void, _ body: @escaping @Sendable () -> T) -> T? {
         guard !isCurrent, handsOver.withLock({ $0 }) else { return body() }
         let result = Locked<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let done = Semaphore()
         pending.withLock {
             $0.append {
                 result.withLock { $0 = body() }
@@ -44,7 +43,7 @@ final class OwnerThread: Sendable {
         }
         waiting.withLock { $0.wake }?()
         signal()
-        guard done.wait(timeout: .now() + Self.timeout) == .success else { return nil }
+        guard done.wait(seconds: Self.timeout) else { return nil }
         return result.withLock { $0 }
     }
 

@@ -122,7 +122,7 @@ extension DeclaredSetting {
             let kinds = Kind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ManifestError("\(context): \"type\" must be one of \(kinds)")
         }
-        guard let help = json["help"]?.string, !help.isEmpty, help.utf8.count <= 200, !help.contains("\n") else {
+        guard let help = json["help"]?.string, !help.isEmpty, help.utf8.count <= 200, !help.utf8.contains(10) else {
             throw ManifestError("\(context): \"help\" must be one line of at most 200 bytes")
         }
         func bound(_ name: String) throws(ManifestError) -> Double? {
