@@ -7,6 +7,27 @@ import Testing
 /// files through tools/generate-display-width.py; CI checks the generated file.
 @Suite("Display width")
 struct DisplayWidthTests {
+    @Test("ASCII, measured a byte at a time, measures as its characters do: controls and CR LF take no column")
+    func asciiMatchesCharacters() {
+        let everyByte = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for text in [everyByte, "a\r\nb", "\r\n\r\n", "ID  NAME", "", "\u{7F}x", String(everyByte.reversed())] {
+            #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.debugDescription)")
+        }
+        #expect(DisplayWidth.of(everyByte) == 95)
+        // One byte past ASCII and the whole text is measured by its characters.
+        #expect(DisplayWidth.of("a\r\n界") == 3)
+    }
+
+    @Test("printable ASCII is safe as it is; a control or a direction override is replaced")
+    func terminalTextSafe() {
+        #expect(TerminalText.safe("api.example.com  1.0") == "api.example.com  1.0")
+        #expect(TerminalText.safe("a\u{1B}[2Jb", lines: false) == "a\u{FFFD}[2Jb")
+        #expect(TerminalText.safe("a\u{7F}b") == "a\u{FFFD}b")
+        #expect(TerminalText.safe("one\ntwo", lines: false) == "one two")
+        #expect(TerminalText.safe("é\u{202E}x") == "é\u{FFFD}x")
+        #expect(TerminalText.safe("é 🚀") == "é 🚀")
+    }
+
     @Test("the tables state their Unicode version")
     func version() {
         #expect(DisplayWidth.unicodeVersion == "15.0.0")

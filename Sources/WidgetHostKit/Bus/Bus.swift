@@ -1,6 +1,5 @@
 import PluginABI
 import Glibc
-import Synchronization
 
 /// An event on the bus: a topic and a UTF-8 JSON payload.
 public struct BusEvent: Sendable, Equatable {
@@ -77,7 +76,7 @@ public final class Bus: Sendable {
         let id: UInt64
         let pattern: String
         let handler: Handler
-        let active = Atomic<Bool>(true)
+        let active = AtomicCell<Bool>(true)
 
         init(id: UInt64, pattern: String, handler: @escaping Handler) {
             self.id = id
@@ -150,12 +149,12 @@ public final class Bus: Sendable {
     /// it only under the state's lock, the deliverer without it: so a
     /// delivery that finds nothing waiting ends with one compare-and-swap,
     /// and a publish on an idle bus takes the lock once.
-    private let flow = Atomic<UInt64>(0)
+    private let flow = AtomicCell<UInt64>(0)
     private enum Flow {
         static let delivering: UInt64 = 1 << 63
     }
     /// The thread delivering (`pthread_self()`, an integer here), or 0.
-    private let deliverer = Atomic<UInt>(0)
+    private let deliverer = AtomicCell<UInt>(0)
     private let onHandlerError: @Sendable (BusEvent, any Error) -> Void
     private let queueLimit: Int
     private let dispatcher = SerialWorker(name: "widget-host.bus")
@@ -164,7 +163,7 @@ public final class Bus: Sendable {
     /// the deliverer publishes the id and then reads `active`, the
     /// unsubscriber clears `active` and then reads the id (both sequentially
     /// consistent), so at least one of them sees the other.
-    private let running = Atomic<UInt64>(0)
+    private let running = AtomicCell<UInt64>(0)
 
     public init(queueLimit: Int = Bus.defaultQueueLimit, onHandlerError: @escaping @Sendable (BusEvent, any Error) -> Void = { _, _ in }) {
         self.queueLimit = max(1, queueLimit)

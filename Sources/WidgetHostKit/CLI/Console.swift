@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Where a command's output goes: standard output and error in the real
 /// program, strings in tests.
@@ -19,7 +18,7 @@ public struct Console: Sendable {
 
     /// The errno of the first write to standard output that failed, if any:
     /// a script must not take a short output for a complete one.
-    private static let standardOutputError = Mutex<Int32?>(nil)
+    private static let standardOutputError = Locked<Int32?>(nil)
 
     /// Raw bytes to standard output, a failure remembered for `finish`.
     static func writeStandardOutput(bytes: [UInt8]) {

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The crash-loop breaker's memory: for each plugin file, its recent crashes
 /// and whether it is quarantined, in `$XDG_STATE_HOME/widget-host/quarantine.json`
@@ -81,7 +80,7 @@ public struct QuarantineStore: Sendable {
     }
 
     final class ReadCounter: Sendable {
-        private let count = Atomic<Int>(0)
+        private let count = AtomicCell<Int>(0)
         var value: Int { count.load(ordering: .relaxed) }
         func add() { count.add(1, ordering: .relaxed) }
     }

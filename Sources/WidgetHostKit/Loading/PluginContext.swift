@@ -1,5 +1,4 @@
 import PluginABI
-import Synchronization
 
 /// The host's side of one plugin instance: its `wh_host`, its grants, its
 /// bus subscriptions, and the mailbox of events waiting for the main thread.
@@ -40,7 +39,7 @@ public final class PluginContext: @unchecked Sendable {
     private let stopped = Locked(Stop())
     /// Set, after `stopped` holds its reason, when the plugin is stopped: the
     /// check before and after every call reads this instead of taking the lock.
-    private let hasStopped = Atomic<Bool>(false)
+    private let hasStopped = AtomicCell<Bool>(false)
 
     /// The most events that may wait for one instance.
     static let mailboxLimit = 10_000
@@ -322,7 +321,7 @@ public final class PluginContext: @unchecked Sendable {
 /// A subscription's id, known only once `subscribe` returns but needed by
 /// the handler it registers.
 private final class SubscriptionToken: Sendable {
-    let id = Atomic<Int64>(0)
+    let id = AtomicCell<Int64>(0)
 }
 
 /// What a `wh_host` points at: kept for the life of the process (a few bytes

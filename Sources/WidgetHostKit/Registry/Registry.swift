@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A Resolver-style dependency registry: register a factory for a type
 /// (optionally under a name, optionally taking an argument), then resolve it.
@@ -28,7 +27,7 @@ public final class Registry: Sendable {
     /// Moves on with every registration and reset, so that a `Slot` can
     /// tell whether what it read is still what the registry holds.
     @usableFromInline
-    let generation = Atomic<UInt64>(0)
+    let generation = AtomicCell<UInt64>(0)
 
     @usableFromInline
     struct Tables {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One registration's instance, reached without a lock or a dictionary: what
 /// a hot path keeps instead of resolving a type on every call. Take it once
@@ -13,13 +12,13 @@ public final class Slot<Service>: Sendable {
     @usableFromInline let registry: Registry
     private let name: String?
     /// The published `Held`, as an address (0: none yet).
-    @usableFromInline let published = Atomic<UInt>(0)
+    @usableFromInline let published = AtomicCell<UInt>(0)
     /// The `Held`s published and not yet freed: a reader between loading an
     /// address and retaining its instance may still use an old one, so old
     /// ones are freed only when a refill sees no reader in `held()`.
     private let kept = Locked<[Held]>([])
     /// Readers inside `held()`.
-    @usableFromInline let readers = Atomic<Int>(0)
+    @usableFromInline let readers = AtomicCell<Int>(0)
 
     @usableFromInline
     final class Held: Sendable {
@@ -50,8 +49,8 @@ public final class Slot<Service>: Sendable {
     func held() -> Service? {
         // Sequentially consistent with refill's store and load: a refill that
         // sees no reader frees only what no reader can have loaded.
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { readers.wrappingSubtract(1, ordering: .releasing) }
+        readers.add(1, ordering: .sequentiallyConsistent)
+        defer { readers.subtract(1, ordering: .releasing) }
         let address = published.load(ordering: .sequentiallyConsistent)
         guard address != 0 else { return nil }
         let generation = registry.generation.load(ordering: .acquiring)

@@ -9,7 +9,14 @@ public enum DisplayWidth {
     public static var unicodeVersion: String { DisplayWidthTable.unicodeVersion }
 
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // ASCII, most of what a terminal shows, is a column a printable byte
+        // (a control, CR LF included, takes none): no grapheme breaking.
+        var printable = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
+            if byte >= 0x20 && byte != 0x7F { printable += 1 }
+        }
+        return printable
     }
 
     /// A grapheme cluster's width: the sum of its scalars' (a spacing vowel

@@ -8,7 +8,10 @@
 /// messages and the terminal renderer.
 public enum TerminalText {
     public static func safe(_ text: String, lines: Bool = true) -> String {
-        guard text.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return text }
+        // Printable ASCII is safe as it is, checked a byte at a time.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }), text.unicodeScalars.contains(where: { isUnsafe($0.value) }) else {
+            return text
+        }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {

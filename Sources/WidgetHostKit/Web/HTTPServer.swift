@@ -1,6 +1,5 @@
 import Glibc
 import HostShim
-import Synchronization
 
 /// A small HTTP/1.1 server on our own sockets: one thread accepts, one
 /// thread serves each connection (at most `maxConnections` at once; the
@@ -22,8 +21,8 @@ public final class HTTPServer: Sendable {
     private let socket: Int32
     private let settings: Settings
     private let handler: Handler
-    private let open = Atomic<Int>(0)
-    private let stopped = Atomic<Bool>(false)
+    private let open = AtomicCell<Int>(0)
+    private let stopped = AtomicCell<Bool>(false)
     private let stopPipe: (read: Int32, write: Int32)
 
     /// Binds `address:port` (port 0: any free port) and starts serving.
