@@ -1,7 +1,8 @@
 /* host_shim_atomics.h: atomic operations on a 64-bit word, for the host's
  * `AtomicCell`. Not Swift's Synchronization library: it is one more Swift
  * library for every process of the host to load, bind and scan for
- * conformances at start-up (about 0.7 M instructions of a `--version`).
+ * conformances at start-up (0.16 M instructions of a `--version`, 0.4 M of
+ * a `list`; a hello world that imports it pays 0.7 M more).
  *
  * static inline, so that each compiles into the Swift that calls it (and is
  * folded there for the order it names), and ThreadSanitizer, which
