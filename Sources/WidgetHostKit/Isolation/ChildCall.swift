@@ -37,27 +37,23 @@ enum ChildCall: Equatable, Sendable {
         case load = 1, create, render, query, action, event, destroy
     }
 
-    private var code: Code {
-        switch self {
-        case .load: .load
-        case .create: .create
-        case .render: .render
-        case .query: .query
-        case .action: .action
-        case .event: .event
-        case .destroy: .destroy
-        }
-    }
-
     func write(to out: inout [UInt8]) {
-        out.append(code.rawValue)
         switch self {
-        case let .load(manifest), let .create(manifest): FrameFields.write(manifest, to: &out)
+        case let .load(manifest):
+            out.append(Code.load.rawValue)
+            FrameFields.write(manifest, to: &out)
+        case let .create(manifest):
+            out.append(Code.create.rawValue)
+            FrameFields.write(manifest, to: &out)
         case let .render(screen, params):
+            out.append(Code.render.rawValue)
             FrameFields.writeText(screen, to: &out)
             FrameFields.write(params, to: &out)
-        case let .query(id): FrameFields.writeText(id, to: &out)
+        case let .query(id):
+            out.append(Code.query.rawValue)
+            FrameFields.writeText(id, to: &out)
         case let .action(action, value):
+            out.append(Code.action.rawValue)
             FrameFields.writeText(action, to: &out)
             if let value {
                 out.append(1)
@@ -66,9 +62,11 @@ enum ChildCall: Equatable, Sendable {
                 out.append(0)
             }
         case let .event(topic, payload):
+            out.append(Code.event.rawValue)
             FrameFields.writeText(topic, to: &out)
             FrameFields.writeText(payload, to: &out)
-        case .destroy: break
+        case .destroy:
+            out.append(Code.destroy.rawValue)
         }
     }
 

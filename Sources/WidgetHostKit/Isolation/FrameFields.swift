@@ -143,9 +143,8 @@ enum FrameFields {
 
         mutating func u32() throws(FrameError) -> Int {
             guard bytes.count - index >= 4 else { throw .malformed("its head ends inside a length") }
-            let value = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
-            index += 4
-            return Int(value)
+            defer { index += 4 }
+            return Int(Frame.u32(bytes, at: index))
         }
 
     }
