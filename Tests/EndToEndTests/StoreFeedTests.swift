@@ -80,4 +80,18 @@ struct StoreFeedTests {
         let list = try SpawnedProcess.run([TestSupport.widgetHost, "store", "list"], environment: environment, input: [])
         #expect(list.stdout.isEmpty, "nothing was written: \(list.stdout)")
     }
+
+    @Test("a usage error ends the writer without reading its input, and whoever pipes to it only sees the pipe close")
+    func usageErrorLeavesInputUnread() throws {
+        // More than a pipe holds, so the feeding side is still writing when
+        // the refused writer has exited: it must get EPIPE, not SIGPIPE.
+        let home = try ServiceTestKit.temporaryDirectory("store-feed-unread")
+        let environment = SpawnedProcess.hostEnvironment(home: home)
+        let unread = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let run = try SpawnedProcess.run([TestSupport.widgetHost, "store", "put", "feed.value", "--lines", "--file", "/etc/hostname"],
+                                         environment: environment, input: unread)
+        #expect(run.status == 2 && run.stderr.contains("--lines reads standard input"), "\(run)")
+        let list = try SpawnedProcess.run([TestSupport.widgetHost, "store", "list"], environment: environment, input: [])
+        #expect(list.stdout.isEmpty, "nothing was written: \(list.stdout)")
+    }
 }

@@ -69,10 +69,17 @@ struct SpawnedProcess {
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
 
         // Feed the input from a thread of its own, so a child that writes
-        // before it has read everything cannot deadlock us.
+        // before it has read everything cannot deadlock us. A child may end
+        // without reading it all (a usage error): with SIGPIPE blocked on
+        // this thread the write fails with EPIPE instead of killing the test
+        // process, and the signal left pending ends with the thread.
         let writer = inPipe[1]
         let fed = DispatchSemaphore(value: 0)
         Thread {
+            var brokenPipe = sigset_t()
+            sigemptyset(&brokenPipe)
+            sigaddset(&brokenPipe, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &brokenPipe, nil)
             input.withUnsafeBytes { bytes in
                 var done = 0
                 while done < bytes.count {
