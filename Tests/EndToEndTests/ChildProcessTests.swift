@@ -82,16 +82,17 @@ struct ChildProcessTests {
     }
 
     @Test func outputBeforeATimeoutIsKept() throws {
-        let result = try Self.shell("printf 'started'; printf 'err' >&2; exec /bin/sleep 30", timeout: 0.5)
-        #expect(result.termination == .timedOut(seconds: 0.5))
+        // Long enough for a loaded machine to start the shell; sleep outlasts it.
+        let result = try Self.shell("printf 'started'; printf 'err' >&2; exec /bin/sleep 30", timeout: 5)
+        #expect(result.termination == .timedOut(seconds: 5))
         #expect(Self.text(result.standardOutput) == "started")
         #expect(Self.text(result.standardError) == "err")
     }
 
     @Test func timeoutKillsTheWholeProcessGroup() throws {
         // The shell starts a grandchild, reports its pid, and waits for it.
-        let result = try Self.shell("/bin/sleep 30 & echo $!; wait", timeout: 0.5)
-        #expect(result.termination == .timedOut(seconds: 0.5))
+        let result = try Self.shell("/bin/sleep 30 & echo $!; wait", timeout: 5)
+        #expect(result.termination == .timedOut(seconds: 5))
         let text = Self.text(result.standardOutput).split(separator: "\n").first.map(String.init) ?? ""
         let grandchild = try #require(pid_t(text), "no pid in \(text)")
         // SIGKILL is asynchronous; give the kernel a moment to finish it off.

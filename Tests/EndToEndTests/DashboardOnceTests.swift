@@ -92,7 +92,7 @@ struct DashboardOnceTests {
     func oldPluginAndFailure() throws {
         let world = try DashboardWorld()
         let directory = try IsolationTestKit.hostileDirectory("dashboard-crash", defines: ["-DCRASH_IN_RENDER"])
-        let (run, cards) = try world.once(["--plugin-dir", directory, "--wait", "2"], status: 1)
+        let (run, cards) = try world.once(["--plugin-dir", directory, "--wait", "20"], status: 1)
         let hello = try #require(cards.values.first { $0["name"]?.string == "Hello" }, "\(cards.keys)")
         #expect(hello["cut"] == .bool(true) && hello["error"] == .null && hello["view"] != .null, "\(hello)")
         let hostile = try #require(cards.values.first { ($0["widget"]?.string ?? "").contains("hostile") }, "\(cards.keys)")
@@ -112,7 +112,7 @@ struct DashboardOnceTests {
         // The same plugin, rebuilt to crash: its card keeps what it showed.
         try TestSupport.compileC(source: TestSupport.fixtureDirectory + "/hostile.c", flags: ["-pthread", "-DCRASH_IN_RENDER"],
                                  output: directory + "/hostile.so")
-        let (_, cards) = try world.once(["--plugin-dir", directory, "--wait", "2"], status: 1)
+        let (_, cards) = try world.once(["--plugin-dir", directory, "--wait", "20"], status: 1)
         let crashed = try #require(cards.values.first { ($0["widget"]?.string ?? "").contains("hostile") })
         #expect(DashboardWorld.texts(crashed) == ["Hostile: calm, version 1"], "\(crashed)")
         #expect(crashed["stale"] == .bool(true) && crashed["age"]?.int64 != nil && crashed["error"]?.string?.contains("SIGSEGV") == true, "\(crashed)")

@@ -583,7 +583,7 @@ extension PluginCorpusTests {
             CorpusCase("crash-in-render.so", .ok, validate: ("render main", "SIGSEGV")) { builder, path in
                 try builder.compile(path, "-DCRASH_IN_RENDER")
             },
-            CorpusCase("hang-in-render.so", .ok, validate: ("render main", "timed out"), options: ["--timeout", "2"]) { builder, path in
+            CorpusCase("hang-in-render.so", .ok, validate: ("render main", "timed out"), options: ["--timeout", "5"]) { builder, path in
                 try builder.compile(path, "-DHANG_IN_RENDER")
             },
 

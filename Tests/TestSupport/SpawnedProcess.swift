@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HostShim
 @testable import WidgetHostKit
 
 /// Child processes for tests that must feed standard input or kill a child
@@ -49,10 +50,11 @@ struct SpawnedProcess {
     /// killed and reported as timed out.
     static func run(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double = 60) throws -> Result {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+        // Close-on-exec from the start: a child another test spawns meanwhile
+        // must not inherit an end and hold the pipe open past this child.
+        guard wh_shim_pipe_cloexec(&inPipe) == 0, wh_shim_pipe_cloexec(&outPipe) == 0, wh_shim_pipe_cloexec(&errPipe) == 0 else {
             throw TestSupport.Failure("pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -27,7 +27,7 @@ struct PluginWakeTests {
             var marker = 0
             let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
             let kind = origin.value
-            depths.withLock { $0[kind, default: []].insert(address) }
+            _ = depths.withLock { $0[kind, default: []].insert(address) }
         }
         let store = runtime.resolve(SharedStore.self)
         let host = context.host

@@ -116,6 +116,9 @@ final class DirectoryWatcher: @unchecked Sendable {
             guard fds[1].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
+            // A stop() between the poll and the read: what the read got may
+            // be from after it, and nothing is reported after a stop.
+            if stopRequested(waitingMilliseconds: 0) { return }
             var offset = 0
             // struct inotify_event: wd, mask, cookie, len (4 native-endian bytes each), then len bytes of NUL-padded name.
             while offset + 16 <= count {

@@ -69,12 +69,17 @@ public final class HTTPServer: Sendable {
         _ = write(stopPipe.write, &byte, 1)
     }
 
+    // The stop pipe outlives the loop: `stop()` may write to it after the
+    // loop has seen `stopped` and ended, and a descriptor closed by then
+    // could already be someone else's. The loop's thread holds the server,
+    // so this runs after it.
+    deinit {
+        close(stopPipe.read)
+        close(stopPipe.write)
+    }
+
     private func acceptLoop() {
-        defer {
-            close(socket)
-            close(stopPipe.read)
-            close(stopPipe.write)
-        }
+        defer { close(socket) }
         while !stopped.load(ordering: .relaxed) {
             var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
