@@ -14,6 +14,13 @@ private final class Engine: Sendable {
 
 private struct ValueService: Sendable { let serial: Int }
 
+/// A service registered by its protocol: what is held is an existential.
+private protocol Describing: Sendable { var serial: Int { get } }
+private final class Describer: Describing {
+    let serial: Int
+    init(serial: Int) { self.serial = serial }
+}
+
 // An object graph: Root -> Left, Right; both -> Leaf; each side -> Token.
 private final class Leaf: Sendable {}
 private final class Token: Sendable {}
@@ -91,6 +98,34 @@ struct RegistryTests {
         // Other scopes are untouched by resetCached.
         #expect(try registry.resolve(Engine.self, name: "app") === app)
         #expect(made.value == 3)
+    }
+
+    @Test("held instances keep the type they were registered as: a protocol, a value, one type under several names")
+    func heldAtTheirRegisteredType() throws {
+        let registry = Registry()
+        let made = Counter()
+        registry.register((any Describing).self, scope: .application) { _ in Describer(serial: made.increment()) }
+        registry.register(ValueService.self, scope: .cached) { _ in ValueService(serial: made.increment()) }
+        for name in ["a", "b", "c"] {
+            registry.register((any Describing).self, name: name, scope: .cached) { _ in Describer(serial: made.increment()) }
+        }
+        let unnamed = try registry.resolve((any Describing).self)
+        let named = try ["a", "b", "c"].map { try registry.resolve((any Describing).self, name: $0) }
+        let value = try registry.resolve(ValueService.self)
+        for _ in 0..<3 {
+            #expect((try registry.resolve((any Describing).self) as? Describer) === (unnamed as? Describer))
+            #expect(try ["a", "b", "c"].map { try registry.resolve((any Describing).self, name: $0).serial } == named.map(\.serial))
+            #expect(try registry.resolve(ValueService.self).serial == value.serial)
+        }
+        #expect(Set(named.map(\.serial) + [unnamed.serial, value.serial]).count == 5, "each registration made its own instance")
+        #expect(made.value == 5)
+        // A slot reads the same held instances.
+        #expect(try registry.slot((any Describing).self, name: "b").resolve().serial == named[1].serial)
+        #expect(try registry.slot(ValueService.self).resolve().serial == value.serial)
+        registry.resetCached()
+        #expect(try registry.resolve(ValueService.self).serial != value.serial)
+        #expect(try registry.resolve((any Describing).self, name: "a").serial != named[0].serial)
+        #expect(try registry.resolve((any Describing).self).serial == unnamed.serial, "the application scope keeps its instance")
     }
 
     @Test("shared scope: same instance while a strong reference exists, a new one after release")

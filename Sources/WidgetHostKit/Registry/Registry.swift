@@ -91,7 +91,7 @@ public final class Registry: Sendable {
     // needs no resolution graph: one lock, one lookup, one cast.
     @inlinable
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws(RegistryError) -> Service {
-        if let held = table.withLock({ $0.held.instance(for: Key(type, name)) }) { return held as! Service }
+        if let held = table.withLock({ $0.held.instance(for: Key(type, name)) }) { return held.value(as: type) }
         return try resolveThroughGraph(type, name: name)
     }
 
@@ -99,7 +99,7 @@ public final class Registry: Sendable {
     /// build, one lookup by type. Chosen over the one above when no name is given.
     @inlinable
     public func resolve<Service>(_ type: Service.Type = Service.self) throws(RegistryError) -> Service {
-        if let held = table.withLock({ $0.held.unnamed[ObjectIdentifier(type)] }) { return held as! Service }
+        if let held = table.withLock({ $0.held.unnamed[ObjectIdentifier(type)] }) { return held.value(as: type) }
         return try resolveThroughGraph(type, name: nil)
     }
 
@@ -138,20 +138,22 @@ public final class Registry: Sendable {
         generation.add(1, ordering: .releasing)
     }
 
-    func heldInstance(for key: Key) -> Any? {
+    func heldInstance(for key: Key) -> HeldInstance? {
         table.withLock { $0.held[key] }
     }
 
     /// Keeps `made` as the instance of `registration`, unless a racing
     /// resolve kept one first (then that one is returned), or the type was
     /// registered again meanwhile (then `made` is returned and not kept).
-    func keep(_ made: Any, for key: Key, of registration: Registration) -> Any {
-        table.withLock { table in
-            guard table.registrations[key] === registration else { return made }
+    func keep<Service>(_ made: Service, for key: Key, of registration: Registration) -> Service {
+        let held = table.withLock { table -> HeldInstance? in
+            guard table.registrations[key] === registration else { return nil }
             if let held = table.held[key] { return held }
-            table.held[key] = made
-            return made
+            let fresh = HeldValue(made)
+            table.held[key] = fresh
+            return fresh
         }
+        return held?.value(as: Service.self) ?? made
     }
 
     func registration(for key: Key) -> Registration? {

@@ -42,9 +42,9 @@ public final class Resolution {
     private func instance<Service>(of type: Service.Type, key: Key, registration: Registration, argument: Any?) throws(RegistryError) -> Service {
         switch registration.scope {
         case .application, .cached:
-            if let held = registry.heldInstance(for: key) { return held as! Service }
+            if let held = registry.heldInstance(for: key) { return held.value(as: type) }
             let made: Service = try build(key, registration, argument)
-            return registry.keep(made, for: key, of: registration) as! Service
+            return registry.keep(made, for: key, of: registration)
         case .shared:
             if let existing = registration.shared.withLock({ $0?.object }) as? Service { return existing }
             let made: Service = try build(key, registration, argument)
