@@ -81,7 +81,9 @@ enum Instructions {
                 goal: 1.2),
             row("bus publish, 10 subscribers, payload {\"n\":1}", try ops("bus10field"), ("closure loop, same handler", closures)),
             row("bus publish, 10 subscribers, handler parses the payload", busRealistic, ("closure loop, same handler", closuresRealistic)),
-            // Against the honest floor: the same handlers, borrowed, no thunk.
+            // Against the strictest floor: the same handlers called from a
+            // borrowed buffer, no thunk and no retain, the calls and nothing
+            // else (no lock, no check, no queue).
             row("bus publish, 10 subscribers, near-empty handler", bus, ("borrowed handler loop", try ops("borrowed10")), goal: 1.5),
             row("bus publish, 100 subscribers, near-empty handler", bus100, ("borrowed handler loop", try ops("borrowed100")),
                 goal: 1.2),

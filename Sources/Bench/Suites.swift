@@ -184,12 +184,12 @@ func busBench(_ effort: Effort) throws -> [Measurement] {
         let center = NotificationCenter()
         let name = Notification.Name("bench.tick")
         let observers = (0..<subscribers).map { _ in center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.increment() } }
-        let closures: [(BusEvent) -> Void] = (0..<subscribers).map { _ in { _ in counter.increment() } }
+        let closures: [Bus.Handler] = (0..<subscribers).map { _ in { _ in counter.increment() } }
         let event = BusEvent(topic: "bench.tick", payload: "{}")
         let samples = Measure.interleaved(iterations: n, samples: effort.samples, [
             { try? bus.publish("bench.tick", payload: "{}") },
             { center.post(name: name, object: nil) },
-            { for closure in closures { closure(event) } },
+            { for closure in closures { try? closure(event) } },
         ])
         observers.forEach(center.removeObserver)
         blackHole(counter.value)

@@ -83,6 +83,11 @@ public final class Bus: Sendable {
             self.pattern = pattern
             self.handler = handler
         }
+
+        /// What `running` holds while its handler runs: its address, which
+        /// the deliverer has in hand (a read less than its id), and which no
+        /// other subscriber can take while an unsubscriber holds this one.
+        var address: UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(self))) }
     }
 
     private struct State {
@@ -158,10 +163,10 @@ public final class Bus: Sendable {
     private let onHandlerError: @Sendable (BusEvent, any Error) -> Void
     private let queueLimit: Int
     private let dispatcher = SerialWorker(name: "widget-host.bus")
-    /// The id of the subscriber whose handler is running, or 0. With
+    /// The address of the subscriber whose handler is running, or 0. With
     /// `active`, it lets an unsubscribe wait out a call already under way:
-    /// the deliverer publishes the id and then reads `active`, the
-    /// unsubscriber clears `active` and then reads the id (both sequentially
+    /// the deliverer publishes the address and then reads `active`, the
+    /// unsubscriber clears `active` and then reads the address (both sequentially
     /// consistent), so at least one of them sees the other.
     private let running = AtomicCell<UInt64>(0)
 
@@ -204,7 +209,7 @@ public final class Bus: Sendable {
         // leave. The delivering thread itself never waits (it may be
         // unsubscribing the very handler it is running).
         if let found, !insideHandler {
-            while running.load(ordering: .sequentiallyConsistent) == found.id { usleep(50) }
+            while running.load(ordering: .sequentiallyConsistent) == found.address { usleep(50) }
         }
     }
 
@@ -326,12 +331,15 @@ public final class Bus: Sendable {
 
     private func deliver(_ event: BusEvent, to subscribers: [Subscriber]) {
         // Through the buffer: the array keeps every subscriber alive, so each
-        // is borrowed, not retained and released, on the way to its handler.
+        // is borrowed, not retained and released, on the way to its handler,
+        // and held in a register rather than read again after each atomic.
         subscribers.withUnsafeBufferPointer { subscribers in
             for index in subscribers.indices {
-                running.store(subscribers[index].id, ordering: .sequentiallyConsistent)
-                guard subscribers[index].active.load(ordering: .sequentiallyConsistent) else { continue }
-                do { try subscribers[index].handler(event) } catch { onHandlerError(event, error) }
+                Unmanaged.passUnretained(subscribers[index])._withUnsafeGuaranteedRef { subscriber in
+                    running.store(subscriber.address, ordering: .sequentiallyConsistent)
+                    guard subscriber.active.load(ordering: .sequentiallyConsistent) else { return }
+                    do { try subscriber.handler(event) } catch { onHandlerError(event, error) }
+                }
             }
         }
         running.store(0, ordering: .sequentiallyConsistent)
