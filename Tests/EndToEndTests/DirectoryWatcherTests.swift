@@ -60,8 +60,10 @@ struct DirectoryWatcherTests {
         for name in ["a", "b", ".a.1.tmp"] { try TestSupport.write([1], to: filled + "/" + name) }
         watched.watcher.start()
         defer { watched.watcher.stop() }
-        // Time for the first look, which must find no directory; nothing signals it.
-        usleep(1_000_000)
+        // The first look must find no directory: it has been taken once the
+        // parent, the nearest existing ancestor, is watched.
+        let parent = String(watched.directory[..<watched.directory.lastIndex(of: "/")!])
+        try #require(eventually(600) { TestSupport.isWatchedByInotify(parent) }, "the watcher never watched \(parent)")
         try #require(rename(filled, watched.directory) == 0)
         #expect(eventually { watched.reported.count >= 2 })
         #expect(watched.reported.sorted() == ["put a", "put b"])
@@ -177,9 +179,10 @@ struct DirectoryWatcherTests {
             }
         }
         defer { watcher.stop() }
-        usleep(200_000)
+        // Each step once the watch has moved down to the nearest existing ancestor.
+        try #require(eventually(600) { TestSupport.isWatchedByInotify(root) }, "the watcher never watched \(root)")
         try TestSupport.makeDirectory(root + "/a")
-        usleep(100_000)
+        try #require(eventually(600) { TestSupport.isWatchedByInotify(root + "/a") }, "the watch did not move to \(root)/a")
         try TestSupport.makeDirectory(root + "/a/b")
         try TestSupport.makeDirectory(directory)
         #expect(eventually { events.withLock { $0 }.contains("appeared \(directory)") })

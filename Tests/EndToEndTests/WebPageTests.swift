@@ -31,11 +31,17 @@ struct WebPageTests {
                 + ["--set", "checkout.logoURL=\(pictures.logo)"],
                 environment: SpawnedProcess.hostEnvironment(home: world.home, world.environment))
             var address: String?
-            for _ in 0..<300 where address == nil {
+            for _ in 0..<1200 where address == nil {   // up to 60 s on a loaded machine
                 address = try? String(contentsOfFile: addressFile, encoding: .utf8)
                 if address == nil { usleep(50_000) }
             }
-            let text = try #require(address, "serve wrote no address").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let address else {
+                // deinit does not run for an init that throws: end the server here.
+                process.kill(SIGKILL)
+                _ = process.wait()
+                throw TestSupport.Failure("serve wrote no address in 60 s")
+            }
+            let text = address.trimmingCharacters(in: .whitespacesAndNewlines)
             let url = try #require(URLComponents(string: text))
             port = try #require(url.port)
             secret = try #require(url.queryItems?.first { $0.name == WebGate.parameter }?.value)
