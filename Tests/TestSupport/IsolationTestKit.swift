@@ -38,7 +38,7 @@ enum IsolationTestKit {
         HostileCase(name: "write-outside-in-render", defines: ["-DWRITE_OUTSIDE_IN_RENDER", "-DESCAPE_PATH=\"\(escapePath)\""],
                     reason: "tried to write \(escapePath) outside its data directory", stops: true),
         HostileCase(name: "flood-in-render", defines: ["-DFLOOD_IN_RENDER"],
-                    reason: "flooded the bus: more than 1000 events in a second", stops: true),
+                    reason: "flooded the bus: more than 100 events in a second", stops: true),
         HostileCase(name: "oversized-render", defines: ["-DOVERSIZED_RENDER"],
                     reason: "the plugin wrote more than \(PluginInstance.maxRenderBytes) bytes", stops: false),
         HostileCase(name: "forge-frame", defines: ["-DFORGE_FRAME"],
