@@ -60,13 +60,22 @@ struct DirectoryWatcherTests {
         for name in ["a", "b", ".a.1.tmp"] { try TestSupport.write([1], to: filled + "/" + name) }
         watched.watcher.start()
         defer { watched.watcher.stop() }
-        // The first look must find no directory: it has been taken once the
-        // parent, the nearest existing ancestor, is watched.
+        // start() returns after the first look, which found no directory.
         let parent = String(watched.directory[..<watched.directory.lastIndex(of: "/")!])
-        try #require(eventually(600) { TestSupport.isWatchedByInotify(parent) }, "the watcher never watched \(parent)")
+        #expect(TestSupport.isWatchedByInotify(parent), "the first look did not watch the nearest existing ancestor, \(parent)")
         try #require(rename(filled, watched.directory) == 0)
         #expect(eventually { watched.reported.count >= 2 })
         #expect(watched.reported.sorted() == ["put a", "put b"])
+    }
+
+    @Test("StoreWatcher.start() returns with the watch in place: a put made straight after it is reported")
+    func startReturnsWatching() throws {
+        let watched = try WatchedStore(existing: true)
+        watched.watcher.start()
+        defer { watched.watcher.stop() }
+        #expect(TestSupport.isWatchedByInotify(watched.directory), "start() returned before the watch was set")
+        try watched.store.put("first", [1])
+        #expect(eventually { watched.reported == ["put first"] }, "\(watched.reported)")
     }
 
     @Test("StoreWatcher reports nothing after stop()")
@@ -180,7 +189,8 @@ struct DirectoryWatcherTests {
         }
         defer { watcher.stop() }
         // Each step once the watch has moved down to the nearest existing ancestor.
-        try #require(eventually(600) { TestSupport.isWatchedByInotify(root) }, "the watcher never watched \(root)")
+        try #require(watcher.waitUntilWatching(seconds: 30), "the watcher took no first look")
+        #expect(TestSupport.isWatchedByInotify(root), "the first look did not watch \(root)")
         try TestSupport.makeDirectory(root + "/a")
         try #require(eventually(600) { TestSupport.isWatchedByInotify(root + "/a") }, "the watch did not move to \(root)/a")
         try TestSupport.makeDirectory(root + "/a/b")

@@ -128,6 +128,20 @@ struct RegistryTests {
         #expect(try registry.resolve((any Describing).self).serial == unnamed.serial, "the application scope keeps its instance")
     }
 
+    @Test("a registration made through a metatype value resolves by that value's type, as by its static one")
+    func registeredThroughAMetatypeValue() throws {
+        class Base: @unchecked Sendable {}
+        final class Derived: Base, @unchecked Sendable {}
+        let registry = Registry()
+        // The key is the value's type (Derived); the box is made at the static type (Base).
+        let type: Base.Type = Derived.self
+        registry.register(type, scope: .application) { _ in Derived() }
+        let derived = try registry.resolve(Derived.self)
+        #expect(try registry.resolve(Derived.self) === derived, "held, and resolved again from the box")
+        #expect(try registry.resolve(type) === derived)
+        #expect(throws: RegistryError.self) { try registry.resolve(Base.self) }
+    }
+
     @Test("shared scope: same instance while a strong reference exists, a new one after release")
     func sharedScope() throws {
         let registry = Registry()

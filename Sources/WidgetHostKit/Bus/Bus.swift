@@ -209,7 +209,10 @@ public final class Bus: Sendable {
         // leave. The delivering thread itself never waits (it may be
         // unsubscribing the very handler it is running).
         if let found, !insideHandler {
-            while running.load(ordering: .sequentiallyConsistent) == found.address { usleep(50) }
+            // Held while waiting, so that no other subscriber can be made at its address meanwhile.
+            withExtendedLifetime(found) {
+                while running.load(ordering: .sequentiallyConsistent) == found.address { usleep(50) }
+            }
         }
     }
 

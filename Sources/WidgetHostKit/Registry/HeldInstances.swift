@@ -55,12 +55,18 @@ struct HeldInstances {
 /// class, so a resolve checks the type with a class cast (its metadata
 /// compared with the box's) where casting an `Any` to the service walks the
 /// run-time's conformance and cast machinery: about 200 instructions of a
-/// 650-instruction resolve. The cast cannot fail: a key names the type its
-/// factory makes.
+/// 650-instruction resolve. A key names the type a registration was made
+/// for by its metatype's value, which may be a subclass of the static type
+/// the box was made at (`let type: Base.Type = Derived.self`): then the box
+/// does not match and the instance is cast as an `Any`, as before.
 @usableFromInline
 class HeldInstance: @unchecked Sendable {
     @usableFromInline
     init() {}
+
+    /// The instance as an `Any`, for the cast the box cannot make.
+    @usableFromInline
+    var instance: Any { preconditionFailure("a HeldValue overrides it") }
 }
 
 @usableFromInline
@@ -72,12 +78,16 @@ final class HeldValue<Service>: HeldInstance, @unchecked Sendable {
     init(_ value: Service) {
         self.value = value
     }
+
+    @usableFromInline
+    override var instance: Any { value }
 }
 
 extension HeldInstance {
-    /// The instance, at the type it was registered as.
+    /// The instance, at the type it is resolved as.
     @inlinable @inline(__always)
     func value<Service>(as _: Service.Type) -> Service {
-        (self as! HeldValue<Service>).value
+        if let box = self as? HeldValue<Service> { return box.value }
+        return instance as! Service
     }
 }

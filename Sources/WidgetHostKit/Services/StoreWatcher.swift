@@ -36,7 +36,16 @@ public final class StoreWatcher: @unchecked Sendable {
         }
     }
 
+    /// Starts watching, and returns once the watch is in place, so that a
+    /// write made after `start()` returns is reported (a screen drawn, or an
+    /// address announced, after it can promise that); after 2 s at most, if
+    /// inotify has no instance to spare and the watcher goes on trying.
     public func start() {
+        startWatching()
+        _ = watcher.waitUntilWatching(seconds: 2)
+    }
+
+    private func startWatching() {
         watcher.start(threadName: "store-watcher") { [self] event in
             switch event {
             case let .appeared(_, afterAbsence):

@@ -30,6 +30,8 @@ final class DirectoryWatcher: @unchecked Sendable {
     /// Written to by `stop()`; the thread polls it with the inotify descriptor.
     private let stopPipe: (read: Int32, write: Int32)
     private var started = false
+    /// Signalled once the thread has taken its first look (set its watches).
+    private let looked = Semaphore()
 
     /// `mask` is the events wanted on entries; a directory's own deletion
     /// or move is always watched.
@@ -58,6 +60,15 @@ final class DirectoryWatcher: @unchecked Sendable {
         Threads.start(name: threadName) { [self] in run(onEvent) }
     }
 
+    /// Waits up to `seconds` for the thread's first look, after which every
+    /// change is reported; false if it has not been taken by then (inotify
+    /// had no instance to spare, and the thread is still trying).
+    func waitUntilWatching(seconds: Double) -> Bool {
+        guard looked.wait(seconds: seconds) else { return false }
+        looked.signal()   // for the next caller
+        return true
+    }
+
     /// Whether `stop()` was called, waiting up to `milliseconds` for it.
     private func stopRequested(waitingMilliseconds milliseconds: Int32) -> Bool {
         var stop = pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)
@@ -67,7 +78,8 @@ final class DirectoryWatcher: @unchecked Sendable {
         }
     }
 
-    /// Asks the thread to end; it reports nothing more.
+    /// Asks the thread to end: nothing that happens after this is reported
+    /// (a report already under way may finish).
     func stop() {
         var byte: UInt8 = 1
         _ = write(stopPipe.write, &byte, 1)
@@ -106,9 +118,10 @@ final class DirectoryWatcher: @unchecked Sendable {
                 let wd = inotify_add_watch(fd, directory, mask)
                 guard wd >= 0 else { return (directory, true) }
                 watched[wd] = directory
-                if !firstLook { onEvent(.appeared(directory: directory, afterAbsence: absent)) }
+                if !firstLook, !stopRequested(waitingMilliseconds: 0) { onEvent(.appeared(directory: directory, afterAbsence: absent)) }
                 return nil
             }
+            if firstLook { looked.signal() }
             firstLook = false
             var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
             while poll(&fds, 2, unwatched.isEmpty || !blind ? -1 : retryMilliseconds) < 0 && errno == EINTR {}
@@ -117,7 +130,8 @@ final class DirectoryWatcher: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
             // A stop() between the poll and the read: what the read got may
-            // be from after it, and nothing is reported after a stop.
+            // have happened after it, and nothing that happens after a stop
+            // is reported (a report already under way may finish).
             if stopRequested(waitingMilliseconds: 0) { return }
             var offset = 0
             // struct inotify_event: wd, mask, cookie, len (4 native-endian bytes each), then len bytes of NUL-padded name.

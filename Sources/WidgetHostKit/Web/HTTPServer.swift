@@ -56,7 +56,10 @@ public final class HTTPServer: Sendable {
         self.settings = settings
         self.handler = handler
         self.stopPipe = (fds[0], fds[1])
-        Threads.start(name: "http-accept") { [self] in acceptLoop() }
+        guard Threads.start(name: "http-accept", { [self] in acceptLoop() }) else {
+            close(fd)   // the loop would have; the stop pipe goes with deinit
+            throw SystemError(code: EAGAIN)
+        }
     }
 
     /// Connections being served now.

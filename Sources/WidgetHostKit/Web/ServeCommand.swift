@@ -65,6 +65,11 @@ enum ServeCommand {
         if bind != "127.0.0.1" {
             cli.console.error("warning: listening on \(bind), not only this machine: anyone who can reach it and learns the address can use your widgets")
         }
+        // Watching before the address is given out: a write made once a
+        // client has it reaches the client.
+        let watcher = StoreWatcher(store: runtime.resolve(SharedStore.self), bus: runtime.resolve(Bus.self))
+        watcher.start()
+        defer { watcher.stop() }
         let address = "http://\(host)/?\(WebGate.parameter)=\(secret)"
         if let path = arguments.value("--address-file") {
             let temporary = path + ".\(getpid()).tmp"
@@ -80,9 +85,6 @@ enum ServeCommand {
         cli.console.out("Open \(address)\n(Ctrl-C stops the server)\n")
         if arguments.has("--open") { openInBrowser(address, cli) }
 
-        let watcher = StoreWatcher(store: runtime.resolve(SharedStore.self), bus: runtime.resolve(Bus.self))
-        watcher.start()
-        defer { watcher.stop() }
         // Sleep until a widget asks to be drawn or a card's time comes; nothing else wakes this loop.
         while true {
             let timeout = app.withDashboard { dashboard.nextDue() }.map { Double(max($0 - DashboardLoop.now(dashboard), 0)) / 1000 }
