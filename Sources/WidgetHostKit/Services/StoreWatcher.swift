@@ -41,11 +41,6 @@ public final class StoreWatcher: @unchecked Sendable {
     /// address announced, after it can promise that); after 2 s at most, if
     /// inotify has no instance to spare and the watcher goes on trying.
     public func start() {
-        startWatching()
-        _ = watcher.waitUntilWatching(seconds: 2)
-    }
-
-    private func startWatching() {
         watcher.start(threadName: "store-watcher") { [self] event in
             switch event {
             case let .appeared(_, afterAbsence):
@@ -63,6 +58,7 @@ public final class StoreWatcher: @unchecked Sendable {
                 }
             }
         }
+        _ = watcher.waitUntilWatching(seconds: 2)
     }
 
     /// Asks the thread to end; it lets go of the watcher as it does.
