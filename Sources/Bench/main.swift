@@ -21,7 +21,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print("""
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
-    Usage: widget-host-bench [--quick] [--json] [--json-to FILE] [--instructions | --instructions-only | --dashboard-only | --serve-only]
+    Usage: widget-host-bench [--quick] [--json] [--json-to FILE] [--instructions | --instructions-only | --dashboard-only | --serve-only
+                             | --isolation-only]
                              [--check FILE]
 
     Every figure is the median of repeated runs.
@@ -35,6 +36,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
                 bytes, the 12-card first frame under callgrind, memory)
       --serve-only  only the serve rows (store write to a browser's event,
                 median and p99; the dashboard page's weight)
+      --isolation-only  only the isolation rows (an isolated call against a
+                socketpair ping-pong, interleaved; starting a child)
       --json    print the rows as JSON
       --json-to FILE  also write the rows as JSON to FILE, so that one run
                 gives the table for the docs and the report to keep
@@ -47,7 +50,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     """)
     exit(0)
 }
-let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only", "--serve-only"]
+let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only", "--serve-only", "--isolation-only"]
 var checkFile: String?, jsonFile: String?
 var index = 0
 while index < arguments.count {
@@ -76,6 +79,8 @@ do {
         rows += try dashboardBench(farm, effort) + dashboardScaleBench(farm, effort, callgrind: true)
     } else if arguments.contains("--serve-only") {
         rows += try serveBench(farm, effort)
+    } else if arguments.contains("--isolation-only") {
+        rows += try isolationBench(farm, effort)
     } else if !instructionsOnly {
         rows += try discoveryBench(farm, effort)
         rows += try loadBench(effort)

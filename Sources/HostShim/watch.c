@@ -1,7 +1,8 @@
-/* An epoll set for the thread that reads an isolated plugin's descriptors.
- * The socket is watched one event at a time (EPOLLONESHOT), so the thread
- * that calls the plugin can take the socket for the length of a call and
- * read its own answer, without the watching thread waking for it too. */
+/* An epoll set for the thread that watches an isolated plugin's
+ * descriptors. Its socket is watched for the child's hang-up alone, never
+ * for input: the thread that calls the plugin reads its own answer, and the
+ * watching thread must not wake for it too (the child rings a doorbell for
+ * what the watching thread is to read). */
 #define _GNU_SOURCE
 #include "host_shim.h"
 
@@ -16,16 +17,12 @@ static int control(int watch, int operation, int fd, uint32_t events) {
     return epoll_ctl(watch, operation, fd, &event);
 }
 
-int wh_shim_watch_add(int watch, int fd, int once) {
-    return control(watch, EPOLL_CTL_ADD, fd, EPOLLIN | (once ? EPOLLONESHOT : 0));
+int wh_shim_watch_add(int watch, int fd) {
+    return control(watch, EPOLL_CTL_ADD, fd, EPOLLIN);
 }
 
-int wh_shim_watch_rearm(int watch, int fd) {
-    return control(watch, EPOLL_CTL_MOD, fd, EPOLLIN | EPOLLONESHOT);
-}
-
-int wh_shim_watch_disarm(int watch, int fd) {
-    return control(watch, EPOLL_CTL_MOD, fd, 0);
+int wh_shim_watch_add_hangup(int watch, int fd) {
+    return control(watch, EPOLL_CTL_ADD, fd, EPOLLRDHUP);
 }
 
 int wh_shim_watch_remove(int watch, int fd) {

@@ -256,7 +256,7 @@ struct IsolationProtocolTests {
     private static func socketPair() throws -> (FrameSocket, FrameSocket) {
         var fds: [Int32] = [-1, -1]
         guard wh_shim_socketpair_cloexec(&fds) == 0 else { throw TestSupport.Failure("socketpair: \(errno)") }
-        return (FrameSocket(fd: fds[0], nonBlocking: true), FrameSocket(fd: fds[1], nonBlocking: true))
+        return (FrameSocket(fd: fds[0], receiveSlice: 0.05), FrameSocket(fd: fds[1], receiveSlice: 0.05))
     }
 }
 

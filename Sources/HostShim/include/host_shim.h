@@ -101,15 +101,14 @@ void wh_shim_plugin_image(const void *address, const char *plugin);
  * Swift runtime's backtracer). Call once, early. Returns 0, or -1. */
 int wh_shim_guard_plugin_calls(void);
 
-/* An epoll set of descriptors to read (watch.c). add: watched for input,
- * `once` for one event at a time until rearmed; disarm: not watched until
- * rearmed (a descriptor added with `once`). wait: up to `capacity` (at most
- * 8) ready descriptors into `ready`; returns their count, 0 on timeout, or
- * -1 with errno. The others return 0, or -1 with errno. */
+/* An epoll set of descriptors (watch.c). add: watched for input;
+ * add_hangup: watched only for the peer's hang-up (or an error), never for
+ * input. wait: up to `capacity` (at most 8) ready descriptors into `ready`;
+ * returns their count, 0 on timeout, or -1 with errno. The others return
+ * 0, or -1 with errno. */
 int wh_shim_watch_create(void);
-int wh_shim_watch_add(int watch, int fd, int once);
-int wh_shim_watch_rearm(int watch, int fd);
-int wh_shim_watch_disarm(int watch, int fd);
+int wh_shim_watch_add(int watch, int fd);
+int wh_shim_watch_add_hangup(int watch, int fd);
 int wh_shim_watch_remove(int watch, int fd);
 int wh_shim_watch_wait(int watch, int *ready, int capacity, int timeout_ms);
 

@@ -7,21 +7,38 @@ import Glibc
 /// answered by the main thread, crosses no thread at all, and a plugin may
 /// still call services from inside a call and from its own threads at
 /// once. A watcher thread only waits for the host to hang up.
+///
+/// The host reads the socket in two ways: the thread making a call reads
+/// it until its answer, and a watching thread reads what comes between
+/// calls. That thread waits on the doorbell, not on the socket, so that an
+/// answer wakes only the thread that waits for it: a frame the calling
+/// thread will not read (any frame sent while no call is being served)
+/// rings the bell once it is on the stream.
 final class ChildLink: @unchecked Sendable {
     /// The process's one link, for the service tables' C functions.
     nonisolated(unsafe) static var shared: ChildLink?
 
     private let socket: FrameSocket
-    /// Guards everything below; waiters sleep on it.
+    private let doorbell: Int32
+    /// Whether a call is being served: from when it is taken to when its
+    /// answer is sent. Sends hold its lock, so that whether a frame is
+    /// before the answer on the stream, and so whether to ring, is decided
+    /// in the stream's order.
+    private let serving = Locked(false)
+    /// Guards everything below; waiters sleep on it. It makes every access
+    /// exclusive, so the dynamic checks a class's `var` pays on each access
+    /// (several on every call) are left out.
     private let condition = Condition()
-    private var reading = false
-    private var decoder = FrameDecoder()
-    private var calls: [Frame] = []
-    private var replies: [UInt32: Frame] = [:]
-    private var nextServiceID: UInt32 = 1
+    @exclusivity(unchecked) private var reading = false
+    /// Touched by the reading thread alone, whether or not it holds the lock.
+    @exclusivity(unchecked) private var decoder = FrameDecoder()
+    @exclusivity(unchecked) private var calls = FIFOQueue<Frame>()
+    @exclusivity(unchecked) private var replies: [UInt32: Frame] = [:]
+    @exclusivity(unchecked) private var nextServiceID: UInt32 = 1
 
-    init(fd: Int32) {
-        socket = FrameSocket(fd: fd, nonBlocking: false)
+    init(fd: Int32, doorbell: Int32) {
+        socket = FrameSocket(fd: fd)
+        self.doorbell = doorbell
     }
 
     /// Starts the thread that ends the process when the host hangs up, even
@@ -39,11 +56,33 @@ final class ChildLink: @unchecked Sendable {
 
     /// The next call from the host; blocks until one comes.
     func nextCall() -> Frame {
-        waitFor { $0.calls.isEmpty ? nil : $0.calls.removeFirst() }
+        let call = waitFor { $0.calls.popFirst() }
+        serving.withLock { $0 = true }
+        return call
     }
 
     func send(_ frame: Frame) {
-        if socket.send(frame) == .closed { Self.hostGone() }
+        if sendAndRing(frame) == .closed { Self.hostGone() }
+    }
+
+    /// Sends a frame, and rings the doorbell if the host's calling thread
+    /// may not read it: if no call is being served. An answer never rings:
+    /// the calling thread reads up to it, and so every frame before it.
+    private func sendAndRing(_ frame: Frame) -> FrameSocket.SendOutcome {
+        let (outcome, ring) = serving.withLock { serving in
+            let outcome = socket.send(frame)
+            if frame.kind == .result {
+                serving = false
+                return (outcome, false)
+            }
+            return (outcome, outcome == .sent && !serving)
+        }
+        if ring {
+            // A full bell has rung already: the host will read.
+            var byte: UInt8 = 1
+            _ = Glibc.send(doorbell, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        return outcome
     }
 
     func answer(_ call: Frame, _ answer: CallAnswer, body: [UInt8] = []) {
@@ -64,7 +103,7 @@ final class ChildLink: @unchecked Sendable {
         condition.unlock()
         var members: [(String, JSONValue)] = [("fn", .string(function))]
         if let service { members.append(("service", .string(service))) }
-        switch socket.send(Frame(.service, id: id, fields: .object(members + fields), body: body)) {
+        switch sendAndRing(Frame(.service, id: id, fields: .object(members + fields), body: body)) {
         case .sent: return waitFor { $0.replies.removeValue(forKey: id) }
         case .tooLarge: return nil
         case .closed, .timedOut: Self.hostGone()
@@ -72,7 +111,8 @@ final class ChildLink: @unchecked Sendable {
     }
 
     /// Waits until `take` finds what the caller wants, reading frames while
-    /// no other thread is.
+    /// no other thread is. The frames a read completes are filed in the lock,
+    /// one at a time, not gathered first.
     private func waitFor<T>(_ take: (ChildLink) -> T?) -> T {
         condition.lock()
         defer { condition.unlock() }
@@ -84,31 +124,23 @@ final class ChildLink: @unchecked Sendable {
             }
             reading = true
             condition.unlock()
-            let frames = readFrames()
+            let outcome = socket.receive(into: &decoder)
             condition.lock()
             reading = false
-            for frame in frames {
-                switch frame.kind {
-                case .call: calls.append(frame)
-                case .reply: replies[frame.id] = frame
-                default: continue
+            guard outcome == .received else { Self.hostGone() }
+            do {
+                while let frame = try decoder.next() {
+                    switch frame.kind {
+                    case .call: calls.append(frame)
+                    case .reply: replies[frame.id] = frame
+                    default: continue
+                    }
                 }
+            } catch {
+                Self.hostGone()
             }
             condition.broadcast()
         }
-    }
-
-    /// Blocks for the next bytes and returns every whole frame they finish.
-    /// Only the thread holding the reading role calls this.
-    private func readFrames() -> [Frame] {
-        guard socket.receive(into: &decoder) == .received else { Self.hostGone() }
-        var frames: [Frame] = []
-        do {
-            while let frame = try decoder.next() { frames.append(frame) }
-        } catch {
-            Self.hostGone()
-        }
-        return frames
     }
 
     /// Without its host a plugin process has no reason to live; _exit skips

@@ -25,15 +25,24 @@ final class FrameSocket: Sendable {
     /// Guards the writes, and the buffer every frame is encoded into: one
     /// allocation kept, not one a frame.
     private let writing = Locked([UInt8]())
+    private let sendFlags: Int32
 
     /// A buffer grown past this by a large frame is let go after it.
     static let keptBufferBytes = 64 * 1024
 
-    /// `nonBlocking` for the host's end, so that a child that stops reading
-    /// cannot block the host past a deadline.
-    init(fd: Int32, nonBlocking: Bool) {
+    /// `receiveSlice` (seconds) for the host's end: its sends never block,
+    /// so that a child that stops reading cannot hold the host past a
+    /// deadline, and a receive that waits gives up after a slice, so that the
+    /// waiting thread can look at its deadline. The descriptor itself stays
+    /// blocking: a call's thread waits for its answer in `recv` itself, one
+    /// system call, not a `poll` and then a `recv`.
+    init(fd: Int32, receiveSlice: Double? = nil) {
         self.fd = fd
-        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        sendFlags = Int32(MSG_NOSIGNAL) | (receiveSlice == nil ? 0 : Int32(MSG_DONTWAIT))
+        if let receiveSlice {
+            var slice = timeval(tv_sec: Int(receiveSlice), tv_usec: Int((receiveSlice - receiveSlice.rounded(.down)) * 1_000_000))
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
 
     /// Sends a whole frame; with a `deadline` (monotonic seconds, `Clock.now`)
@@ -46,7 +55,7 @@ final class FrameSocket: Sendable {
             return bytes.withUnsafeBytes { raw -> SendOutcome in
                 var done = 0
                 while done < raw.count {
-                    let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL))
+                    let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, sendFlags)
                     if count > 0 {
                         done += count
                         continue
@@ -64,12 +73,13 @@ final class FrameSocket: Sendable {
         }
     }
 
-    /// Reads what the socket holds into `decoder`: blocking until something
-    /// arrives on a blocking socket, never on a non-blocking one.
-    func receive(into decoder: inout FrameDecoder) -> ReceiveOutcome {
-        let fd = fd
+    /// Reads what the socket holds into `decoder`. `waiting`: blocks until
+    /// something arrives (on the host's end, for a slice at most: then
+    /// `.wouldBlock`); otherwise takes only what is there.
+    func receive(into decoder: inout FrameDecoder, waiting: Bool = true) -> ReceiveOutcome {
+        let fd = fd, flags = waiting ? 0 : Int32(MSG_DONTWAIT)
         while true {
-            let count = decoder.fill { room in recv(fd, room.baseAddress, room.count, 0) }
+            let count = decoder.fill { room in recv(fd, room.baseAddress, room.count, flags) }
             if count > 0 { return .received }
             if count == 0 { return .closed }
             if errno == EINTR { continue }

@@ -3,20 +3,26 @@ import HostShim
 import PluginABI
 
 /// The watching thread: the child's reports, output and end, and on its
-/// socket everything it sends (answers, service calls, wake-ups) while no
-/// call has taken the socket to read its own answer.
+/// socket what it sends between calls (service calls from the plugin's
+/// threads, render requests), which the child announces on the doorbell.
+/// The socket itself is watched for the child's hang-up alone: during a call
+/// the calling thread reads it, answer and all, and this thread does not wake.
 extension IsolatedConnection {
     func readUntilExit() {
         let socket = process.socket
-        _ = wh_shim_watch_add(watch, socket, 1)
-        for fd in [process.report, process.output, process.exitDescriptor] where fd >= 0 { _ = wh_shim_watch_add(watch, fd, 0) }
-        var reportOpen = true, outputOpen = true
+        _ = wh_shim_watch_add_hangup(watch, socket)
+        for fd in [process.doorbell, process.report, process.output, process.exitDescriptor] where fd >= 0 {
+            _ = wh_shim_watch_add(watch, fd)
+        }
+        var reportOpen = true, outputOpen = true, hungUp = false
         var socketClosedAt: Double?
-        var ready = [Int32](repeating: -1, count: 4)
+        var ready = [Int32](repeating: -1, count: 5)
         while true {
             let socketOpen = state.withLock { $0.socketOpen }
             if !socketOpen && socketClosedAt == nil { socketClosedAt = Clock.now }
-            let waitMilliseconds: Int32 = socketOpen && process.exitDescriptor >= 0 ? -1 : 100
+            // Once the child has hung up, the socket's end may be read by a
+            // call's thread: look at it again every so often.
+            let waitMilliseconds: Int32 = socketOpen && !hungUp && process.exitDescriptor >= 0 ? -1 : 100
             let count = wh_shim_watch_wait(watch, &ready, Int32(ready.count), waitMilliseconds)
             if count < 0 && errno != EINTR {
                 stop("could not be watched: epoll_wait failed with \(SystemError(code: errno))")
@@ -24,8 +30,14 @@ extension IsolatedConnection {
             }
             var exited = false
             for fd in ready.prefix(Int(max(0, count))) {
-                if fd == socket {
-                    readAsWatcher()
+                if fd == process.doorbell {
+                    if !drainDoorbell() { _ = wh_shim_watch_remove(watch, fd) }
+                    readBetweenCalls()
+                } else if fd == socket {
+                    // Hung up (or failed): read it to its end, and watch it no more.
+                    _ = wh_shim_watch_remove(watch, fd)
+                    hungUp = true
+                    readBetweenCalls()
                 } else if fd == process.report {
                     reportOpen = drain(process.report, into: \.report, limit: ChildReport.limit)
                     if !reportOpen { _ = wh_shim_watch_remove(watch, fd) }
@@ -49,40 +61,65 @@ extension IsolatedConnection {
         finish(termination: process.reap())
     }
 
-    /// The socket is ready and this thread may read it, unless a caller has
-    /// taken it for its call (it watches the socket again when it is done).
-    private func readAsWatcher() {
+    /// Empties the doorbell: its rings say only "read the socket". False
+    /// once the child's end is closed (or the doorbell failed).
+    private func drainDoorbell() -> Bool {
+        var rings = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while true {
+            let count = withUnsafeMutableBytes(of: &rings) { recv(process.doorbell, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 { continue }
+            if count < 0 && errno == EINTR { continue }
+            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+        }
+    }
+
+    /// Reads what the child sent between calls, unless a call holds the
+    /// socket: then the bell is noted, and the call reads it when it lets
+    /// the socket go (`letGoOfSocket`). A call that started while this
+    /// reading held the socket is told when it may take it.
+    func readBetweenCalls() {
         let mine = state.withLock { state -> Bool in
-            guard state.socketReader == nil else { return false }
-            state.socketReader = .watcher
+            guard state.socketReader == nil else {
+                state.rang = true
+                return false
+            }
+            state.socketReader = .betweenCalls
             return true
         }
         guard mine else { return }
-        let open = readFrames()
-        state.withLock { state in
-            state.socketReader = nil
-            if !open { state.socketOpen = false }
-        }
-        _ = open ? wh_shim_watch_rearm(watch, process.socket) : wh_shim_watch_remove(watch, process.socket)
-    }
-
-    /// Reads what has arrived, once, and handles the frames it completes,
-    /// by whichever thread holds the socket; false once the socket is
-    /// closed or the child broke the protocol. Bytes still waiting make the
-    /// socket ready again: the caller's next poll, or the watching thread's
-    /// epoll once the socket is rearmed, comes back at once.
-    func readFrames() -> Bool {
-        switch socket.receive(into: &decoder.pointee) {
-        case .closed: return false
-        case .wouldBlock: return true
-        case .received:
-            do {
-                while let frame = try decoder.pointee.next() { handle(frame) }
-                return true
-            } catch {
-                stop("broke the protocol: \(error)")
+        var callWaits = false
+        while true {
+            var outcome = FrameSocket.ReceiveOutcome.received
+            while outcome == .received { outcome = readFrames(waiting: false) }
+            let again = state.withLock { state -> Bool in
+                if outcome == .closed { state.socketOpen = false }
+                // Rung while this thread read: what it announced may have come after the last read.
+                if state.rang && outcome != .closed {
+                    state.rang = false
+                    return true
+                }
+                state.rang = false
+                state.socketReader = nil
+                callWaits = state.pending != nil && state.answer == nil
                 return false
             }
+            if !again { break }
+        }
+        if callWaits { answered.signal() }
+    }
+
+    /// Reads what has arrived (`waiting`: blocking for a slice at most) and
+    /// handles the frames it completes, by whichever thread holds the
+    /// socket; `.closed` once the socket is closed or the child broke the protocol.
+    func readFrames(waiting: Bool) -> FrameSocket.ReceiveOutcome {
+        let outcome = socket.receive(into: &decoder.pointee, waiting: waiting)
+        guard outcome == .received else { return outcome }
+        do {
+            while let frame = try decoder.pointee.next() { handle(frame) }
+            return .received
+        } catch {
+            stop("broke the protocol: \(error)")
+            return .closed
         }
     }
 
@@ -135,7 +172,7 @@ extension IsolatedConnection {
             state.answer = incoming.take()
             // A caller reading its own answer looks at once; one waiting on
             // the watching thread's reading is woken.
-            return state.socketReader == .caller ? .accepted : .acceptedForOtherThread
+            return state.socketReader == .call ? .accepted : .acceptedForOtherThread
         }
         switch verdict {
         case .ignored, .accepted: break

@@ -5,9 +5,10 @@ import PluginABI
 /// The host's end of one isolated plugin's process: calls out with a
 /// deadline each, and a thread of its own that watches the child (its
 /// reports, output and end) and reads what it sends between calls (service
-/// calls from the plugin's threads, render requests). During a call the
-/// calling thread takes the socket and reads its own answer, serving what
-/// comes before it, so an answer wakes one thread, not two.
+/// calls from the plugin's threads, render requests), when the child rings
+/// its doorbell. During a call the calling thread takes the socket and
+/// waits for its own answer in `recv`, serving what comes before it, so a
+/// call costs the host two system calls and an answer wakes one thread.
 ///
 /// The plugin is stopped, its process group killed, for any of: a deadline
 /// passed, a frame over the size limit or otherwise malformed, a flood of
@@ -24,7 +25,8 @@ final class IsolatedConnection: @unchecked Sendable {
     let state = Locked(State())
     /// Signalled once per answer and once when the child is gone.
     let answered = Semaphore()
-    /// The epoll set the watching thread waits on.
+    /// The epoll set the watching thread waits on: the doorbell, the pipes,
+    /// the child's end, and the socket for its hang-up.
     let watch = wh_shim_watch_create()
     /// The frames read so far: only the thread holding the socket
     /// (`State.socketReader`) touches it. Behind a pointer, not in a stored
@@ -38,6 +40,9 @@ final class IsolatedConnection: @unchecked Sendable {
         var answer: Frame?
         /// Who is reading the socket now, if anyone.
         var socketReader: SocketReader?
+        /// The doorbell rang while the socket was held: whoever lets it go
+        /// reads it first.
+        var rang = false
         var socketOpen = true
         /// Service calls the reader handed to the thread waiting in `call`.
         var forCaller: [Frame] = []
@@ -61,7 +66,12 @@ final class IsolatedConnection: @unchecked Sendable {
         var outputTail: [UInt8] = []
     }
 
-    enum SocketReader { case watcher, caller }
+    /// A call reading up to its answer, or a thread reading what came
+    /// between calls (the watching thread, or a call's once it is answered).
+    enum SocketReader { case call, betweenCalls }
+
+    /// How long a call's thread waits in one `recv` before it looks at its deadline.
+    static let receiveSlice = 0.025
 
     /// The most http calls one plugin may have waiting at once.
     static let maxSlowCalls = 8
@@ -72,7 +82,7 @@ final class IsolatedConnection: @unchecked Sendable {
         self.context = context
         self.settings = settings
         self.onStop = onStop
-        socket = FrameSocket(fd: process.socket, nonBlocking: true)
+        socket = FrameSocket(fd: process.socket, receiveSlice: Self.receiveSlice)
         decoder.initialize(to: FrameDecoder())
         proxy = HostServiceProxy(context: context)
         // The context judges the bus's rules, as it does in process.
@@ -103,18 +113,13 @@ final class IsolatedConnection: @unchecked Sendable {
             state.pending = (id, name)
             state.answer = nil
             let ownsSocket = state.socketReader == nil && state.socketOpen
-            if ownsSocket { state.socketReader = .caller }
+            if ownsSocket { state.socketReader = .call }
             return (id, ownsSocket)
         }
         guard let (id, ownsSocket) = started else { throw .stopped(stopReason ?? "stopped") }
-        if ownsSocket { _ = wh_shim_watch_disarm(watch, process.socket) }
         // The socket is let go in the lock that takes the answer, or else here.
         var holdsSocket = ownsSocket
-        defer {
-            if holdsSocket { state.withLock { $0.socketReader = nil } }
-            // Frames that came meanwhile, or the socket's end, wake the watching thread at once.
-            if ownsSocket { _ = wh_shim_watch_rearm(watch, process.socket) }
-        }
+        defer { if holdsSocket { letGoOfSocket() } }
         var readingSocket = ownsSocket
         var deadline = Clock.now + seconds
         // Time the plugin spends waiting on the host (a contract ask) is
@@ -146,10 +151,14 @@ final class IsolatedConnection: @unchecked Sendable {
                 }
             }
             mustWait = true
-            switch state.withLock({ news(for: id, releasingSocket: holdsSocket, in: &$0) }) {
-            case let .answer(answer):
+            switch state.withLock({ news(for: id, holdingSocket: holdsSocket, in: &$0) }) {
+            case let .answer(answer, rang):
                 holdsSocket = false
+                if rang { readBetweenCalls() }
                 return answer
+            case .tookSocket:
+                holdsSocket = true
+                readingSocket = true
             case .gone:
                 throw .stopped(stopReason ?? "stopped")
             case let .serve(frames):
@@ -167,38 +176,57 @@ final class IsolatedConnection: @unchecked Sendable {
 
     /// What a waiting call finds when it looks: one look, one lock.
     private enum News {
-        case answer(Frame)
+        /// With whether the doorbell rang while the call held the socket.
+        case answer(Frame, rang: Bool)
+        /// The socket was free (the reading that held it when the call
+        /// started is done): the call now reads it.
+        case tookSocket
         /// Service calls the reading thread handed to the caller.
         case serve([Frame])
         case gone
         case nothing
     }
 
-    /// With the answer, the socket this call read is let go (`releasingSocket`).
-    private func news(for id: UInt32, releasingSocket: Bool, in state: inout State) -> News {
+    /// With the answer, the socket this call holds is let go.
+    private func news(for id: UInt32, holdingSocket: Bool, in state: inout State) -> News {
         if !state.forCaller.isEmpty {
             defer { state.forCaller.removeAll() }
             return .serve(state.forCaller)
         }
         if state.answer?.id == id, let answer = state.answer.take() {
             state.pending = nil
-            if releasingSocket { state.socketReader = nil }
-            return .answer(answer)
+            return .answer(answer, rang: holdingSocket && Self.letGo(&state))
         }
         let gone = state.exited || state.stopReason != nil
-        return gone && (state.told || state.closing || state.stopReason == nil) ? .gone : .nothing
+        if gone { return state.told || state.closing || state.stopReason == nil ? .gone : .nothing }
+        if !holdingSocket && state.socketReader == nil && state.socketOpen {
+            state.socketReader = .call
+            return .tookSocket
+        }
+        return .nothing
     }
 
-    /// Waits up to `seconds` for something to look at: frames on the socket
-    /// this thread holds (read and handled here), or else a signal of
-    /// `answered`. False when the time ran out. Once the socket closes the
-    /// caller reads it no more: the watching thread sees the child end.
+    /// Lets go of the socket a call held, outside the lock that takes an
+    /// answer; what the doorbell announced meanwhile is read now.
+    private func letGoOfSocket() {
+        if state.withLock({ Self.letGo(&$0) }) { readBetweenCalls() }
+    }
+
+    /// True if the doorbell rang while the socket was held.
+    private static func letGo(_ state: inout State) -> Bool {
+        state.socketReader = nil
+        defer { state.rang = false }
+        return state.rang
+    }
+
+    /// Waits for something to look at: frames on the socket this thread
+    /// holds (read and handled here; `receiveSlice` at most, the caller
+    /// looks at its deadline between slices), or else a signal of
+    /// `answered`, up to `seconds`. False when the time ran out. Once the
+    /// socket closes the caller reads it no more: the watching thread sees the child end.
     private func awaitNews(for seconds: Double, readingSocket: inout Bool) -> Bool {
         guard readingSocket else { return answered.wait(seconds: seconds) }
-        var poll = pollfd(fd: process.socket, events: Int16(POLLIN), revents: 0)
-        let result = Glibc.poll(&poll, 1, Int32(min(seconds * 1000 + 1, Double(Int32.max))))
-        if result == 0 { return false }
-        if result > 0 && !readFrames() {
+        if readFrames(waiting: true) == .closed {
             state.withLock { $0.socketOpen = false }
             readingSocket = false
         }

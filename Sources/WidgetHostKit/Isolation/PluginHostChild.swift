@@ -25,11 +25,11 @@ public enum PluginHostChild {
         let path = ChildCage.absolute(given)
         let memory = UInt64(arguments.value("--memory-mib") ?? "") ?? 0
         let cpu = UInt64(arguments.value("--cpu-seconds") ?? "") ?? 0
-        _ = wh_shim_close_from(PluginProcess.reportDescriptor + 1)
+        _ = wh_shim_close_from(PluginProcess.doorbellDescriptor + 1)
         guard let cage = ChildCage.enter(data: data, plugin: path, memoryMiB: memory, cpuSeconds: cpu,
                                          report: PluginProcess.reportDescriptor) else { return PluginProcess.cageRefusedStatus }
 
-        let link = ChildLink(fd: PluginProcess.socketDescriptor)
+        let link = ChildLink(fd: PluginProcess.socketDescriptor, doorbell: PluginProcess.doorbellDescriptor)
         ChildLink.shared = link
         link.watchForHangUp()
         link.send(Frame(.hello, fields: ["protocol": .int(Frame.protocolVersion), "pid": .int(getpid()), "sandbox": cage.status]))
@@ -47,6 +47,9 @@ public enum PluginHostChild {
         let refusal: String?
         var plugin: LoadedPlugin?
         var handle: OpaquePointer?
+        /// Every render's and query's output, one at a time: the memory is
+        /// kept, not allocated and freed on every call.
+        let output = OutputBuffer(limit: PluginInstance.maxRenderBytes)
 
         init(path: String, link: ChildLink, refusal: String?) {
             self.path = path
@@ -66,27 +69,31 @@ public enum PluginHostChild {
                     link.answer(frame, create(manifest))
                 case let .render(screen, params):
                     guard let plugin, let handle else { link.answer(frame, failed); continue }
-                    let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-                    let text = params.serialized
-                    let status = buffer.withOutput { out in plugin.descriptor.render!(handle, screen, text, out) }
-                    link.answer(frame, output: buffer, status: status)
+                    output.reset()
+                    let render = plugin.descriptor.render!, text = params.serialized
+                    let status = screen.withCString { screen in
+                        text.withCString { text in output.withOutput { out in render(handle, screen, text, out) } }
+                    }
+                    link.answer(frame, output: output, status: status)
                 case let .query(id):
                     guard let plugin, let handle else { link.answer(frame, failed); continue }
                     guard let query = plugin.descriptor.query else {
                         link.answer(frame, .status(Int32(WH_UNKNOWN_QUERY.rawValue)))
                         continue
                     }
-                    let buffer = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-                    let status = buffer.withOutput { out in query(handle, id, out) }
-                    link.answer(frame, output: buffer, status: status)
+                    output.reset()
+                    let status = id.withCString { id in output.withOutput { out in query(handle, id, out) } }
+                    link.answer(frame, output: output, status: status)
                 case let .action(action, value):
                     guard let plugin, let handle else { link.answer(frame, failed); continue }
-                    let status = value.map { value in
-                        value.withCString { plugin.descriptor.handle_action!(handle, action, $0) }
-                    } ?? plugin.descriptor.handle_action!(handle, action, nil)
+                    let handleAction = plugin.descriptor.handle_action!
+                    let status = action.withCString { action in value.withOptionalCString { handleAction(handle, action, $0) } }
                     link.answer(frame, .status(status))
                 case let .event(topic, payload):
-                    if let plugin, let handle { plugin.descriptor.on_event!(handle, topic, payload) }
+                    if let plugin, let handle {
+                        let onEvent = plugin.descriptor.on_event!
+                        topic.withCString { topic in payload.withCString { onEvent(handle, topic, $0) } }
+                    }
                     link.answer(frame, .ok)
                 case .destroy:
                     if let plugin, let handle { plugin.descriptor.destroy!(handle) }

@@ -2,12 +2,22 @@ import PluginABI
 
 /// The host's end of a `wh_output`: collects what a plugin writes during one
 /// call, up to a limit, so a runaway render cannot exhaust the host's memory.
+///
+/// One call at a time uses it, on one thread: the dynamic exclusivity checks
+/// a class's `var` pays on each access (on every write a plugin makes) are
+/// left out.
 final class OutputBuffer {
-    private(set) var bytes: [UInt8] = []
-    private(set) var overflowed = false
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) private(set) var overflowed = false
     let limit: Int
 
     init(limit: Int) { self.limit = limit }
+
+    /// Empties the buffer for another call, keeping the memory it grew.
+    func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        overflowed = false
+    }
 
     /// Runs `body` with a `wh_output` that appends here; valid only inside it.
     func withOutput<R>(_ body: (UnsafePointer<wh_output>) throws -> R) rethrows -> R {
