@@ -6,7 +6,10 @@
 #define _GNU_SOURCE
 #include "host_shim.h"
 
+#include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 int wh_shim_watch_create(void) {
     return epoll_create1(EPOLL_CLOEXEC);
@@ -23,6 +26,20 @@ int wh_shim_watch_add(int watch, int fd) {
 
 int wh_shim_watch_add_hangup(int watch, int fd) {
     return control(watch, EPOLL_CTL_ADD, fd, EPOLLRDHUP);
+}
+
+int wh_shim_watch_nudge_create(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int wh_shim_watch_nudge(int nudge) {
+    uint64_t one = 1;
+    return write(nudge, &one, sizeof one) == sizeof one ? 0 : -1;
+}
+
+int wh_shim_watch_take_nudges(int nudge) {
+    uint64_t count;
+    return read(nudge, &count, sizeof count) == sizeof count ? 0 : -1;
 }
 
 int wh_shim_watch_remove(int watch, int fd) {

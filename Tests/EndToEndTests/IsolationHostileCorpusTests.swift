@@ -148,6 +148,19 @@ struct IsolationSessionTests {
         #expect(Kit.eventually { session.render()?.view == .failure(RenderFailure(description: "widget hostile stopped: SIGSEGV")) })
     }
 
+    @Test("a plugin that rings the host's doorbell with nothing to read is stopped")
+    func ringFlood() throws {
+        let directory = try Kit.hostileDirectory("ring-flood", defines: ["-DRING_FLOOD"])
+        let home = try Kit.Home()
+        let session = session(directory, home: home, recorder: LogRecorder())
+        try session.open(NavigationTarget(plugin: "hostile", screen: nil))
+        let limit = PluginRunSettings().maxServiceCallsPerSecond
+        #expect(Kit.eventually {
+            session.render()?.view == .failure(RenderFailure(
+                description: "widget hostile stopped: flooded the host: rang its doorbell more than \(limit) times in a second with nothing to read"))
+        }, "\(String(describing: session.render()?.view))")
+    }
+
     @Test("a plugin that spins on a thread of its own is stopped by its CPU limit")
     func cpuLimit() throws {
         let directory = try Kit.hostileDirectory("spin-later", defines: ["-DSPIN_LATER"])

@@ -75,6 +75,30 @@ struct ChildDoorbellTests {
         #expect(wiring.received() == [.wake])
     }
 
+    @Test("a frame larger than the socket holds, sent between calls, rings before the host has read any of it, and reading on each ring takes it whole")
+    func largeFrameRingsWhenFull() throws {
+        let wiring = try Wiring()
+        let body = [UInt8](repeating: 7, count: 4 << 20)
+        let link = wiring.link
+        _ = Threads.start(name: "plugin-thread") { link.send(Frame(.service, id: 9, body: body)) }
+        // As the host's watching thread does: wait on the bell, then read what is there.
+        var decoder = FrameDecoder(), frame: Frame?, rang = true
+        while frame == nil {
+            var bell = pollfd(fd: wiring.bell, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&bell, 1, 5000) == 1 else {
+                rang = false
+                break
+            }
+            _ = wiring.rings()
+            while wiring.host.receive(into: &decoder, waiting: false) == .received {}
+            frame = try decoder.next()
+        }
+        #expect(rang, "no ring, with \(decoder.pendingBytes) bytes of the frame read")
+        // The rest, rung or not: a child's link ends its process when its socket closes, and here that is the test's.
+        while frame == nil, wiring.host.receive(into: &decoder, waiting: true) != .closed { frame = try decoder.next() }
+        #expect(frame?.id == 9 && frame?.body == body)
+    }
+
     @Test("a receive that waits on the host's end gives up after its slice; one that does not wait returns at once")
     func hostReceiveIsBounded() throws {
         let wiring = try Wiring()

@@ -104,12 +104,17 @@ int wh_shim_guard_plugin_calls(void);
 /* An epoll set of descriptors (watch.c). add: watched for input;
  * add_hangup: watched only for the peer's hang-up (or an error), never for
  * input. wait: up to `capacity` (at most 8) ready descriptors into `ready`;
- * returns their count, 0 on timeout, or -1 with errno. The others return
- * 0, or -1 with errno. */
+ * returns their count, 0 on timeout, or -1 with errno. A nudge is a
+ * descriptor (an eventfd) another thread makes readable to wake the
+ * watching thread; take_nudges makes it unreadable again. The others
+ * return 0, or -1 with errno. */
 int wh_shim_watch_create(void);
 int wh_shim_watch_add(int watch, int fd);
 int wh_shim_watch_add_hangup(int watch, int fd);
 int wh_shim_watch_remove(int watch, int fd);
+int wh_shim_watch_nudge_create(void);
+int wh_shim_watch_nudge(int nudge);
+int wh_shim_watch_take_nudges(int nudge);
 int wh_shim_watch_wait(int watch, int *ready, int capacity, int timeout_ms);
 
 /* Isolated plugins: process plumbing, crash reports and the sandbox. (Also

@@ -66,23 +66,27 @@ final class ChildLink: @unchecked Sendable {
     }
 
     /// Sends a frame, and rings the doorbell if the host's calling thread
-    /// may not read it: if no call is being served. An answer never rings:
-    /// the calling thread reads up to it, and so every frame before it.
+    /// may not read it: if no call is being served. Such a frame rings once
+    /// it is sent, and each time the socket is full before that (a frame
+    /// larger than the socket holds waits for the host to read). An answer
+    /// never rings: the calling thread reads up to it, and so every frame before it.
     private func sendAndRing(_ frame: Frame) -> FrameSocket.SendOutcome {
         let (outcome, ring) = serving.withLock { serving in
-            let outcome = socket.send(frame)
+            let outcome = serving ? socket.send(frame) : socket.send(frame, whenFull: { self.ringDoorbell() })
             if frame.kind == .result {
                 serving = false
                 return (outcome, false)
             }
             return (outcome, outcome == .sent && !serving)
         }
-        if ring {
-            // A full bell has rung already: the host will read.
-            var byte: UInt8 = 1
-            _ = Glibc.send(doorbell, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-        }
+        if ring { ringDoorbell() }
         return outcome
+    }
+
+    private func ringDoorbell() {
+        // A full bell has rung already: the host will read.
+        var byte: UInt8 = 1
+        _ = Glibc.send(doorbell, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
     }
 
     func answer(_ call: Frame, _ answer: CallAnswer, body: [UInt8] = []) {

@@ -25,29 +25,28 @@ final class FrameSocket: Sendable {
     /// Guards the writes, and the buffer every frame is encoded into: one
     /// allocation kept, not one a frame.
     private let writing = Locked([UInt8]())
-    private let sendFlags: Int32
 
     /// A buffer grown past this by a large frame is let go after it.
     static let keptBufferBytes = 64 * 1024
 
-    /// `receiveSlice` (seconds) for the host's end: its sends never block,
-    /// so that a child that stops reading cannot hold the host past a
-    /// deadline, and a receive that waits gives up after a slice, so that the
-    /// waiting thread can look at its deadline. The descriptor itself stays
-    /// blocking: a call's thread waits for its answer in `recv` itself, one
-    /// system call, not a `poll` and then a `recv`.
+    /// `receiveSlice` (seconds), for the host's end: a receive that waits
+    /// gives up after a slice, so that the waiting thread can look at its
+    /// deadline. The descriptor itself stays blocking: a call's thread waits
+    /// for its answer in `recv` itself, one system call, not a `poll` and
+    /// then a `recv`. Sends never block in the kernel (`send`).
     init(fd: Int32, receiveSlice: Double? = nil) {
         self.fd = fd
-        sendFlags = Int32(MSG_NOSIGNAL) | (receiveSlice == nil ? 0 : Int32(MSG_DONTWAIT))
         if let receiveSlice {
             var slice = timeval(tv_sec: Int(receiveSlice), tv_usec: Int((receiveSlice - receiveSlice.rounded(.down)) * 1_000_000))
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
         }
     }
 
-    /// Sends a whole frame; with a `deadline` (monotonic seconds, `Clock.now`)
-    /// it waits for room only until then.
-    func send(_ frame: Frame, deadline: Double? = nil) -> SendOutcome {
+    /// Sends a whole frame. When the peer's buffer is full it calls
+    /// `whenFull` (the child rings the host, which reads only when rung) and
+    /// waits for room, with a `deadline` (monotonic seconds, `Clock.now`)
+    /// only until then: a peer that stops reading cannot hold the host past it.
+    func send(_ frame: Frame, deadline: Double? = nil, whenFull: (() -> Void)? = nil) -> SendOutcome {
         writing.withLock { bytes in
             frame.encode(into: &bytes)
             defer { if bytes.capacity > Self.keptBufferBytes { bytes = [] } }
@@ -55,7 +54,7 @@ final class FrameSocket: Sendable {
             return bytes.withUnsafeBytes { raw -> SendOutcome in
                 var done = 0
                 while done < raw.count {
-                    let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, sendFlags)
+                    let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                     if count > 0 {
                         done += count
                         continue
@@ -63,6 +62,7 @@ final class FrameSocket: Sendable {
                     if count < 0 && errno == EINTR { continue }
                     guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
                     if let deadline, Clock.now >= deadline { return .timedOut }
+                    whenFull?()
                     var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
                     if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }

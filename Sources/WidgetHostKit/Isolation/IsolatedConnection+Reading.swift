@@ -11,12 +11,12 @@ extension IsolatedConnection {
     func readUntilExit() {
         let socket = process.socket
         _ = wh_shim_watch_add_hangup(watch, socket)
-        for fd in [process.doorbell, process.report, process.output, process.exitDescriptor] where fd >= 0 {
+        for fd in [process.doorbell, handOver, process.report, process.output, process.exitDescriptor] where fd >= 0 {
             _ = wh_shim_watch_add(watch, fd)
         }
         var reportOpen = true, outputOpen = true, hungUp = false
         var socketClosedAt: Double?
-        var ready = [Int32](repeating: -1, count: 5)
+        var ready = [Int32](repeating: -1, count: 6)
         while true {
             let socketOpen = state.withLock { $0.socketOpen }
             if !socketOpen && socketClosedAt == nil { socketClosedAt = Clock.now }
@@ -31,7 +31,11 @@ extension IsolatedConnection {
             var exited = false
             for fd in ready.prefix(Int(max(0, count))) {
                 if fd == process.doorbell {
-                    if !drainDoorbell() { _ = wh_shim_watch_remove(watch, fd) }
+                    let rings = drainDoorbell()
+                    if rings == nil { _ = wh_shim_watch_remove(watch, fd) }
+                    if !readBetweenCalls() { noteEmpty(rings: rings ?? 0) }
+                } else if fd == handOver {
+                    _ = wh_shim_watch_take_nudges(fd)
                     readBetweenCalls()
                 } else if fd == socket {
                     // Hung up (or failed): read it to its end, and watch it no more.
@@ -61,23 +65,28 @@ extension IsolatedConnection {
         finish(termination: process.reap())
     }
 
-    /// Empties the doorbell: its rings say only "read the socket". False
-    /// once the child's end is closed (or the doorbell failed).
-    private func drainDoorbell() -> Bool {
-        var rings = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+    /// Empties the doorbell: its rings say only "read the socket". How
+    /// many there were; nil once the child's end is closed (or the doorbell failed).
+    private func drainDoorbell() -> Int? {
+        var bytes = [UInt8](repeating: 0, count: 256), rings = 0
         while true {
-            let count = withUnsafeMutableBytes(of: &rings) { recv(process.doorbell, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 { continue }
+            let count = recv(process.doorbell, &bytes, bytes.count, Int32(MSG_DONTWAIT))
+            if count > 0 {
+                rings += count
+                continue
+            }
             if count < 0 && errno == EINTR { continue }
-            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? rings : nil
         }
     }
 
     /// Reads what the child sent between calls, unless a call holds the
-    /// socket: then the bell is noted, and the call reads it when it lets
-    /// the socket go (`letGoOfSocket`). A call that started while this
-    /// reading held the socket is told when it may take it.
-    func readBetweenCalls() {
+    /// socket: then the bell is noted, and the call hands it back when it
+    /// lets the socket go (`handOver`). A call that started while this
+    /// reading held the socket is told when it may take it. True if it read
+    /// anything.
+    @discardableResult
+    func readBetweenCalls() -> Bool {
         let mine = state.withLock { state -> Bool in
             guard state.socketReader == nil else {
                 state.rang = true
@@ -86,11 +95,14 @@ extension IsolatedConnection {
             state.socketReader = .betweenCalls
             return true
         }
-        guard mine else { return }
-        var callWaits = false
+        guard mine else { return false }
+        var callWaits = false, readAny = false
         while true {
             var outcome = FrameSocket.ReceiveOutcome.received
-            while outcome == .received { outcome = readFrames(waiting: false) }
+            while outcome == .received {
+                outcome = readFrames(waiting: false)
+                if outcome == .received { readAny = true }
+            }
             let again = state.withLock { state -> Bool in
                 if outcome == .closed { state.socketOpen = false }
                 // Rung while this thread read: what it announced may have come after the last read.
@@ -106,6 +118,19 @@ extension IsolatedConnection {
             if !again { break }
         }
         if callWaits { answered.signal() }
+        return readAny
+    }
+
+    /// Counts rings that found nothing to read, and stops the plugin once
+    /// they flood: a child ringing for nothing would keep this thread busy.
+    /// Each frame sent between calls rings about once, and its ring finds
+    /// nothing only when the frame was read already, with others; so no
+    /// more rings find nothing than frames come, which the service calls'
+    /// limit bounds.
+    private func noteEmpty(rings: Int) {
+        let now = Clock.now
+        guard state.withLock({ $0.emptyRings.add(rings, at: now) }) > settings.maxServiceCallsPerSecond else { return }
+        stop("flooded the host: rang its doorbell more than \(settings.maxServiceCallsPerSecond) times in a second with nothing to read")
     }
 
     /// Reads what has arrived (`waiting`: blocking for a slice at most) and

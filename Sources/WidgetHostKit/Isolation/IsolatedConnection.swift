@@ -26,8 +26,12 @@ final class IsolatedConnection: @unchecked Sendable {
     /// Signalled once per answer and once when the child is gone.
     let answered = Semaphore()
     /// The epoll set the watching thread waits on: the doorbell, the pipes,
-    /// the child's end, and the socket for its hang-up.
+    /// the child's end, the socket for its hang-up, and `handOver`.
     let watch = wh_shim_watch_create()
+    /// Made readable by a call that lets the socket go after the doorbell
+    /// rang: the watching thread reads what the ring announced, not the
+    /// calling thread (the host's main thread), which returns at once.
+    let handOver = wh_shim_watch_nudge_create()
     /// The frames read so far: only the thread holding the socket
     /// (`State.socketReader`) touches it. Behind a pointer, not in a stored
     /// `var`: that lock already makes access exclusive, and a class's `var`
@@ -62,6 +66,8 @@ final class IsolatedConnection: @unchecked Sendable {
         var told = false
         var slowCalls = 0
         var calls = PerSecondCounter()
+        /// Doorbell rings that found nothing to read (`readUntilExit`).
+        var emptyRings = PerSecondCounter()
         var report: [UInt8] = []
         var outputTail: [UInt8] = []
     }
@@ -136,8 +142,10 @@ final class IsolatedConnection: @unchecked Sendable {
         case .timedOut:
             throw .stopped(stop("timed out in \(name.rawValue) after \(seconds.formatted1)s"))
         case .closed:
-            // The child is going; its reader will say why.
-            _ = answered.wait(seconds: 2)
+            // The child is going; its watching thread will say why (a
+            // signal of `answered` left from earlier is no word of that).
+            let until = Clock.now + 2
+            while state.withLock({ !$0.exited && $0.stopReason == nil }), Clock.now < until { _ = answered.wait(seconds: until - Clock.now) }
             throw .stopped(stopReason ?? stop("closed its connection during \(name.rawValue)"))
         }
         var mustWait = true
@@ -154,7 +162,7 @@ final class IsolatedConnection: @unchecked Sendable {
             switch state.withLock({ news(for: id, holdingSocket: holdsSocket, in: &$0) }) {
             case let .answer(answer, rang):
                 holdsSocket = false
-                if rang { readBetweenCalls() }
+                if rang { _ = wh_shim_watch_nudge(handOver) }
                 return answer
             case .tookSocket:
                 holdsSocket = true
@@ -207,9 +215,10 @@ final class IsolatedConnection: @unchecked Sendable {
     }
 
     /// Lets go of the socket a call held, outside the lock that takes an
-    /// answer; what the doorbell announced meanwhile is read now.
+    /// answer; what the doorbell announced meanwhile is handed to the
+    /// watching thread.
     private func letGoOfSocket() {
-        if state.withLock({ Self.letGo(&$0) }) { readBetweenCalls() }
+        if state.withLock({ Self.letGo(&$0) }) { _ = wh_shim_watch_nudge(handOver) }
     }
 
     /// True if the doorbell rang while the socket was held.
@@ -292,6 +301,7 @@ final class IsolatedConnection: @unchecked Sendable {
     deinit {
         socket.close()
         Glibc.close(watch)
+        Glibc.close(handOver)
         decoder.deinitialize(count: 1)
         decoder.deallocate()
     }

@@ -5,13 +5,14 @@ struct PerSecondCounter {
     private var windowStart = -Double.infinity
     private var count = 0
 
-    /// Counts one more at `now` (monotonic seconds); the count in the window so far.
-    mutating func add(at now: Double) -> Int {
+    /// Counts `more` (one by default) at `now` (monotonic seconds); the
+    /// count in the window so far.
+    mutating func add(_ more: Int = 1, at now: Double) -> Int {
         if now - windowStart >= 1 {
             windowStart = now
             count = 0
         }
-        count += 1
+        count += more
         return count
     }
 }

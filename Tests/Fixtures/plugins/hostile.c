@@ -26,6 +26,9 @@
  *   CRASH_ON_LOAD        a constructor crashes as soon as the file is loaded
  *   CRASH_LATER          a thread it starts in create crashes 300 ms later
  *   SPIN_LATER           a thread it starts in create spins forever
+ *   RING_FLOOD           a thread it starts in create rings descriptor 5, where an
+ *                        isolated plugin's doorbell to the host lives, without end
+ *                        and without sending a frame
  *   EXIT_ON_THREAD       a thread it starts in create calls exit(3) at once,
  *                        while render waits
  *   WRITE_INSIDE         render writes a file in its working directory (its
@@ -150,11 +153,13 @@ struct wh_plugin {
     long actions;
 };
 
-#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD)
+#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD) || defined(RING_FLOOD)
 static void *misbehave_later(void *unused) {
     (void)unused;
 #ifdef EXIT_ON_THREAD
     exit(3);
+#elif defined(RING_FLOOD)
+    for (;;) send(5, "r", 1, MSG_NOSIGNAL);
 #elif defined(CRASH_LATER)
     usleep(300 * 1000);
     *(volatile int *)0 = 1;
@@ -173,7 +178,7 @@ static wh_plugin *create(const wh_host *host) {
 #ifdef SELF_FLOOD
     if (!plugin->bus || plugin->bus->subscribe(host, "hostile.flood") <= 0) return NULL;
 #endif
-#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD)
+#if defined(CRASH_LATER) || defined(SPIN_LATER) || defined(EXIT_ON_THREAD) || defined(RING_FLOOD)
     pthread_t thread;
     pthread_create(&thread, NULL, misbehave_later, NULL);
     pthread_detach(thread);
