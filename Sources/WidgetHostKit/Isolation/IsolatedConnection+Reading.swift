@@ -36,7 +36,7 @@ extension IsolatedConnection {
                     if !readBetweenCalls() { noteEmpty(rings: rings ?? 0) }
                 } else if fd == handOver {
                     _ = wh_shim_watch_take_nudges(fd)
-                    readBetweenCalls()
+                    readBetweenCalls(handedOver: true)
                 } else if fd == socket {
                     // Hung up (or failed): read it to its end, and watch it no more.
                     _ = wh_shim_watch_remove(watch, fd)
@@ -81,15 +81,18 @@ extension IsolatedConnection {
     }
 
     /// Reads what the child sent between calls, unless a call holds the
-    /// socket: then the bell is noted, and the call hands it back when it
-    /// lets the socket go (`handOver`). A call that started while this
-    /// reading held the socket is told when it may take it. True if it read
-    /// anything.
+    /// socket: then a ring is noted, and the call hands it back when it lets
+    /// the socket go (`handOver`), since what the ring announced may come
+    /// after its answer. What a hand-over stands for came before the call
+    /// that holds the socket now, so that call reads it: noting it again
+    /// would have every call hand back to the next, for good. A call that
+    /// started while this reading held the socket is told when it may take
+    /// it. True if it read anything.
     @discardableResult
-    func readBetweenCalls() -> Bool {
+    func readBetweenCalls(handedOver: Bool = false) -> Bool {
         let mine = state.withLock { state -> Bool in
             guard state.socketReader == nil else {
-                state.rang = true
+                if !handedOver { state.rang = true }
                 return false
             }
             state.socketReader = .betweenCalls
