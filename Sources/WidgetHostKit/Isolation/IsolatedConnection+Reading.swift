@@ -10,6 +10,7 @@ import PluginABI
 extension IsolatedConnection {
     func readUntilExit() {
         let socket = process.socket
+        if handOver < 0 { stop("could not be watched: no eventfd could be made (\(SystemError(code: handOverError)))") }
         _ = wh_shim_watch_add_hangup(watch, socket)
         for fd in [process.doorbell, handOver, process.report, process.output, process.exitDescriptor] where fd >= 0 {
             _ = wh_shim_watch_add(watch, fd)
@@ -84,10 +85,12 @@ extension IsolatedConnection {
     /// socket: then a ring is noted, and the call hands it back when it lets
     /// the socket go (`handOver`), since what the ring announced may come
     /// after its answer. What a hand-over stands for came before the call
-    /// that holds the socket now, so that call reads it: noting it again
-    /// would have every call hand back to the next, for good. A call that
-    /// started while this reading held the socket is told when it may take
-    /// it. True if it read anything.
+    /// that holds the socket now, so that call reads it if it is answered
+    /// (one that ends without its answer hands back in any case): noting it
+    /// again would have every call hand back to the next, for good. A call
+    /// that started while this reading held the socket is told when it may
+    /// take it. True if it read anything. Only the watching thread calls
+    /// this, so no ring is noted while it reads.
     @discardableResult
     func readBetweenCalls(handedOver: Bool = false) -> Bool {
         let mine = state.withLock { state -> Bool in
@@ -99,26 +102,15 @@ extension IsolatedConnection {
             return true
         }
         guard mine else { return false }
-        var callWaits = false, readAny = false
-        while true {
-            var outcome = FrameSocket.ReceiveOutcome.received
-            while outcome == .received {
-                outcome = readFrames(waiting: false)
-                if outcome == .received { readAny = true }
-            }
-            let again = state.withLock { state -> Bool in
-                if outcome == .closed { state.socketOpen = false }
-                // Rung while this thread read: what it announced may have come after the last read.
-                if state.rang && outcome != .closed {
-                    state.rang = false
-                    return true
-                }
-                state.rang = false
-                state.socketReader = nil
-                callWaits = state.pending != nil && state.answer == nil
-                return false
-            }
-            if !again { break }
+        var outcome = FrameSocket.ReceiveOutcome.received, readAny = false
+        while outcome == .received {
+            outcome = readFrames(waiting: false)
+            if outcome == .received { readAny = true }
+        }
+        let callWaits = state.withLock { state -> Bool in
+            if outcome == .closed { state.socketOpen = false }
+            state.socketReader = nil
+            return state.pending != nil && state.answer == nil
         }
         if callWaits { answered.signal() }
         return readAny

@@ -31,7 +31,9 @@ final class IsolatedConnection: @unchecked Sendable {
     /// Made readable by a call that lets the socket go after the doorbell
     /// rang: the watching thread reads what the ring announced, not the
     /// calling thread (the host's main thread), which returns at once.
-    let handOver = wh_shim_watch_nudge_create()
+    let handOver: Int32
+    /// Why `handOver` could not be made (the watching thread says it).
+    let handOverError: Int32
     /// The frames read so far: only the thread holding the socket
     /// (`State.socketReader`) touches it. Behind a pointer, not in a stored
     /// `var`: that lock already makes access exclusive, and a class's `var`
@@ -89,6 +91,8 @@ final class IsolatedConnection: @unchecked Sendable {
         self.settings = settings
         self.onStop = onStop
         socket = FrameSocket(fd: process.socket, receiveSlice: Self.receiveSlice)
+        handOver = wh_shim_watch_nudge_create()
+        handOverError = handOver < 0 ? errno : 0
         decoder.initialize(to: FrameDecoder())
         proxy = HostServiceProxy(context: context)
         // The context judges the bus's rules, as it does in process.
@@ -214,11 +218,13 @@ final class IsolatedConnection: @unchecked Sendable {
         return .nothing
     }
 
-    /// Lets go of the socket a call held, outside the lock that takes an
-    /// answer; what the doorbell announced meanwhile is handed to the
-    /// watching thread.
+    /// Lets go of the socket a call held without its answer (it timed out,
+    /// or its call was too large to send): the watching thread looks at the
+    /// socket whether or not the doorbell rang meanwhile, since a hand-over
+    /// it dropped while this call held the socket was this call's to read.
     private func letGoOfSocket() {
-        if state.withLock({ Self.letGo(&$0) }) { _ = wh_shim_watch_nudge(handOver) }
+        _ = state.withLock { Self.letGo(&$0) }
+        _ = wh_shim_watch_nudge(handOver)
     }
 
     /// True if the doorbell rang while the socket was held.
