@@ -29,8 +29,8 @@ final class IsolatedConnection: @unchecked Sendable {
     /// the child's end, the socket for its hang-up, and `handOver`.
     let watch = wh_shim_watch_create()
     /// Made readable by a call that lets the socket go after the doorbell
-    /// rang: the watching thread reads what the ring announced, not the
-    /// calling thread (the host's main thread), which returns at once.
+    /// rang, or without its answer: the watching thread reads what may be
+    /// left, not the calling thread (the host's main thread), which returns at once.
     let handOver: Int32
     /// Why `handOver` could not be made (the watching thread says it).
     let handOverError: Int32
@@ -46,8 +46,8 @@ final class IsolatedConnection: @unchecked Sendable {
         var answer: Frame?
         /// Who is reading the socket now, if anyone.
         var socketReader: SocketReader?
-        /// The doorbell rang while the socket was held: whoever lets it go
-        /// reads it first.
+        /// The doorbell rang while a call held the socket: the call hands
+        /// the socket back to the watching thread when it lets it go.
         var rang = false
         var socketOpen = true
         /// Service calls the reader handed to the thread waiting in `call`.
@@ -74,8 +74,8 @@ final class IsolatedConnection: @unchecked Sendable {
         var outputTail: [UInt8] = []
     }
 
-    /// A call reading up to its answer, or a thread reading what came
-    /// between calls (the watching thread, or a call's once it is answered).
+    /// A call reading up to its answer, or the watching thread reading what
+    /// came between calls.
     enum SocketReader { case call, betweenCalls }
 
     /// How long a call's thread waits in one `recv` before it looks at its deadline.
