@@ -21,6 +21,15 @@ func widget(_ name: String) -> [Target] {
 
 let widgets = ["CryptoPlugin", "CheckoutPlugin", "TripsPlugin", "TickerPlugin"]
 
+/// The host's code reaches generic type metadata through its accessors,
+/// given the conformances the compiler already knows, instead of by
+/// mangled name, which the runtime demangles and whose conformances it
+/// looks up by scanning every image's records: that was about a seventh of
+/// a short command such as `list` (docs/performance.md, Start-up). Only the
+/// host's own targets: a package that depends on this one for PluginKit or
+/// PluginABI could not build a target with unsafe flags.
+let hostStartUp: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 // Licensed under the Apache License, Version 2.0 (LICENSE). Every product
 // below, the executables and the libraries a plugin links (PluginABI, PluginKit),
 // is under that licence; a plugin built against them may carry any licence of
@@ -44,14 +53,15 @@ let package = Package(
         // The host's logic, as a library so that tests can import it. It gets
         // the code it shares with plugins (Sources/PluginKit/Shared: JSON,
         // time, locks, the view model) from the PluginKit module.
-        .target(name: "WidgetHostKit", dependencies: ["PluginABI", "HostShim", "PluginKit"], path: "Sources/WidgetHostKit"),
+        .target(name: "WidgetHostKit", dependencies: ["PluginABI", "HostShim", "PluginKit"], path: "Sources/WidgetHostKit",
+                swiftSettings: hostStartUp),
         // The Swift SDK for plugin authors: `Shared/` is what the host compiles
         // too, `SDK/` what only plugins use. No plugin image holds a module
         // named PluginKit (only the host does): the widgets here compile
         // these sources into their own module (Plugins/*/Widget/PluginKit
         // links here), and out-of-tree plugins alias the module per plugin.
         .target(name: "PluginKit", dependencies: ["PluginABI"], path: "Sources/PluginKit"),
-        .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host"),
+        .executableTarget(name: "Host", dependencies: ["WidgetHostKit"], path: "Sources/Host", swiftSettings: hostStartUp),
         // The benchmark: every hot path against its floor or a peer.
         .executableTarget(name: "Bench", dependencies: ["WidgetHostKit", "PluginKit", "PluginABI", "TripsPlugin", "HostShim"], path: "Sources/Bench"),
         // The tests (docs/testing.md): UnitTests run inside the test process, in

@@ -51,10 +51,6 @@ int wh_shim_remove_tree(const char *path) {
     return remove_at(AT_FDCWD, path);
 }
 
-int wh_shim_contains_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
-    return memmem(haystack, haystack_length, needle, needle_length) != NULL;
-}
-
 void wh_shim_name_thread(const char *name) {
     char shortened[16];
     snprintf(shortened, sizeof shortened, "%s", name);

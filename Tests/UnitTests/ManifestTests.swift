@@ -290,7 +290,12 @@ struct ManifestTests {
         #expect(ABIVersion("1.0") == ABIVersion(major: 1, minor: 0))
         #expect(ABIVersion("2.13") == ABIVersion(major: 2, minor: 13))
         #expect(ABIVersion("4294967296.0") == nil)
+        #expect(ABIVersion("1.4294967296") == nil)
+        #expect(ABIVersion("4294967295.0") == ABIVersion(major: 4_294_967_295, minor: 0))
         #expect(ABIVersion(" 1.0") == nil)
+        for bad in ["", ".", "1", "1.", ".1", "1..0", "1.0.", "1.0.0", "1,0", "１.0"] {
+            #expect(ABIVersion(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func manifestCarriesItsABIEvenWhenIncompatible() throws {

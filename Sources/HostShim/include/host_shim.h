@@ -66,9 +66,6 @@ int wh_shim_remove_tree(const char *path);
 /* Names the calling thread (the first 15 bytes of name) for ps and gdb. */
 void wh_shim_name_thread(const char *name);
 
-/* Whether needle's length bytes occur anywhere in haystack's (memmem). */
-int wh_shim_contains_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
-
 /* Which plugin's code is running on this thread, and in which call:
  * plugin and call must stay valid until the matching end. */
 typedef struct wh_shim_plugin_call {

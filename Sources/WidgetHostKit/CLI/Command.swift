@@ -4,23 +4,28 @@
 struct Command: Sendable {
     let name: String
     let summary: String
-    let operands: [Operand]
-    let options: [Option]
     let run: @Sendable (WidgetHostCLI, Arguments) throws -> Int32
-    /// Made only when a page shows it: some notes are built from the host's
-    /// defaults, and every command's run would otherwise pay for them all.
+    /// The declaration beyond the name is made when it is asked for: a run
+    /// finds its command among all of them by name, and making every
+    /// command's options, operands and notes (some built from the host's
+    /// defaults) cost `list` more than its table.
+    private let makeOperands: @Sendable () -> [Operand]
+    private let makeOptions: @Sendable () -> [Option]
     private let makeNotes: @Sendable () -> String?
 
-    init(name: String, summary: String, operands: [Operand], options: [Option], notes: @autoclosure @escaping @Sendable () -> String? = nil,
+    init(name: String, summary: String, operands: @autoclosure @escaping @Sendable () -> [Operand],
+         options: @autoclosure @escaping @Sendable () -> [Option], notes: @autoclosure @escaping @Sendable () -> String? = nil,
          run: @escaping @Sendable (WidgetHostCLI, Arguments) throws -> Int32) {
         self.name = name
         self.summary = summary
-        self.operands = operands
-        self.options = options
+        makeOperands = operands
+        makeOptions = options
         makeNotes = notes
         self.run = run
     }
 
+    var operands: [Operand] { makeOperands() }
+    var options: [Option] { makeOptions() }
     /// A paragraph after the options, for what does not fit one line.
     var notes: String? { makeNotes() }
 
@@ -33,6 +38,7 @@ struct Command: Sendable {
 
     var helpText: String {
         var text = "widget-host \(name): \(summary)\n\nUsage: \(usage)\n"
+        let operands = operands, options = options
         let operandRows = operands.flatMap { operand in
             [(operand.name, operand.help)] + operand.choices.map { ("  " + $0.word, $0.help) }
         }

@@ -1,4 +1,4 @@
-import HostShim
+import Glibc
 
 /// A plugin's dynamic symbols (.dynsym and its strings), searched the way the
 /// dynamic linker searches them: by the GNU hash table (.gnu.hash, which every
@@ -43,24 +43,30 @@ struct DynamicSymbols {
     }
 
     /// The first name, defined or referenced, that starts with `prefix` (at
-    /// most 200 bytes of it, for a message). A prefix found nowhere in the
-    /// string table starts no name, which memmem tells without the walk.
+    /// most 200 bytes of it, for a message). A walk over each symbol's first
+    /// bytes: a Swift plugin's thousand names fill tens of kilobytes, which
+    /// a search of the whole string table would read (four times the cost).
     func firstName(startingWith prefix: [UInt8]) -> String? {
         guard !prefix.isEmpty else { return nil }
-        guard Self.contains(strings, prefix) else { return nil }
-        for index in 0..<count {
-            let offset = Int(Bytes(table, littleEndian: true).u32(index * Self.entrySize))
-            guard offset + prefix.count <= strings.count, strings[offset..<offset + prefix.count].elementsEqual(prefix) else { continue }
-            let end = strings[offset...].firstIndex(of: 0) ?? strings.count
-            return String(decoding: strings[offset..<min(end, offset + 200)], as: UTF8.self)
+        let found: Int? = table.withUnsafeBytes { symbols in
+            strings.withUnsafeBytes { names in
+                prefix.withUnsafeBytes { wanted in
+                    // Most Swift names share their first bytes ("$s"): four compared at once.
+                    let lead = wanted.count >= 4 ? wanted.loadUnaligned(as: UInt32.self) : nil
+                    for index in 0..<count {
+                        let offset = Int(UInt32(littleEndian: symbols.loadUnaligned(fromByteOffset: index * Self.entrySize, as: UInt32.self)))
+                        guard offset <= names.count - wanted.count else { continue }
+                        if let lead, names.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != lead { continue }
+                        guard memcmp(names.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0 else { continue }
+                        return offset
+                    }
+                    return nil
+                }
+            }
         }
-        return nil
-    }
-
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        haystack.withUnsafeBytes { hay in
-            needle.withUnsafeBytes { wanted in wh_shim_contains_bytes(hay.baseAddress, hay.count, wanted.baseAddress, wanted.count) != 0 }
-        }
+        guard let offset = found else { return nil }
+        let end = strings[offset...].firstIndex(of: 0) ?? strings.count
+        return String(decoding: strings[offset..<min(end, offset + 200)], as: UTF8.self)
     }
 
     /// Every name in the table (for tests that compare the two lookups).

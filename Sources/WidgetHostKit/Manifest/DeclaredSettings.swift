@@ -25,6 +25,14 @@ public struct DeclaredSetting: Equatable, Sendable {
     /// Why `value` is not a value of this setting, in words that follow
     /// "KEY must be ..."; nil when it is one.
     public func problem(with value: JSONValue) -> String? {
+        // The words are made only for a value that fails: every listing
+        // checks every declared default.
+        if !values.isEmpty {
+            return values.contains(value) ? nil : "one of \(values.map(\.serialized).joined(separator: ", ")), not \(value.serialized)"
+        }
+        if let number = Self.number(value, kind), minimum.map({ number >= $0 }) != false, maximum.map({ number <= $0 }) != false {
+            return nil
+        }
         let expected: String
         switch kind {
         case .string: expected = "a string"
@@ -32,11 +40,6 @@ public struct DeclaredSetting: Equatable, Sendable {
         case .number: expected = "a number"
         case .boolean: expected = "true or false"
         case .decimal: expected = "a decimal"
-        }
-        let shown = value.serialized
-        if !values.isEmpty {
-            guard values.contains(value) else { return "one of \(values.map(\.serialized).joined(separator: ", ")), not \(shown)" }
-            return nil
         }
         let range: String
         switch (minimum, maximum) {
@@ -46,10 +49,7 @@ public struct DeclaredSetting: Equatable, Sendable {
         case (nil, nil): range = ""
         }
         let example = kind == .decimal ? ", written like 50.00" : ""
-        guard let number = Self.number(value, kind), minimum.map({ number >= $0 }) != false, maximum.map({ number <= $0 }) != false else {
-            return "\(expected)\(range)\(example), not \(shown)"
-        }
-        return nil
+        return "\(expected)\(range)\(example), not \(value.serialized)"
     }
 
     /// The JSON a person means by `text` on the command line: a string for a
@@ -117,12 +117,12 @@ extension DeclaredSetting {
             let named = json["key"]?.serialized ?? "without a key"
             throw ManifestError("manifest setting \(named): \"key\" must be 1 to 64 of [A-Za-z0-9_-], starting with a letter")
         }
-        let context = "manifest setting \"\(key)\""
+        var context: String { "manifest setting \"\(key)\"" }
         guard let typeName = json["type"]?.string, let kind = Kind(rawValue: typeName) else {
             let kinds = Kind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ManifestError("\(context): \"type\" must be one of \(kinds)")
         }
-        guard let help = json["help"]?.string, !help.isEmpty, help.utf8.count <= 200, !help.utf8.contains(10) else {
+        guard let help = json["help"]?.string, !help.isEmpty, help.utf8.count <= 200, !Self.hasLineBreak(help) else {
             throw ManifestError("\(context): \"help\" must be one line of at most 200 bytes")
         }
         func bound(_ name: String) throws(ManifestError) -> Double? {
@@ -149,8 +149,15 @@ extension DeclaredSetting {
         }
     }
 
+    /// Over the bytes in place: the UTF-8 view's iterator cost each listing
+    /// more than the rest of a setting's checks.
+    private static func hasLineBreak(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.contains(10) }
+    }
+
     static func isValidKey(_ key: String) -> Bool {
-        (1...64).contains(key.utf8.count) && key.first?.isASCII == true && key.first?.isLetter == true
+        (1...64).contains(key.utf8.count) && key.utf8.first.map { (65...90).contains($0) || (97...122).contains($0) } == true
             && key.utf8.allSatisfy { byte in
                 (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
             }

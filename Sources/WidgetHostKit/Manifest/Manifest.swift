@@ -79,7 +79,7 @@ public final class Manifest: Equatable, Sendable {
         guard let screenList = json["screens"]?.array, !screenList.isEmpty else {
             throw ManifestError("manifest field \"screens\" must be a non-empty array")
         }
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: screenList.count)
         screens = try screenList.map { (item) throws(ManifestError) -> Screen in
             let screen = Fields(json: item, context: "screen")
             let id = try screen.string("id", maxLength: 64)
@@ -200,11 +200,24 @@ public struct ABIVersion: Equatable, Sendable, CustomStringConvertible {
         self.minor = minor
     }
 
+    /// MAJOR.MINOR, each of digits only; by bytes, as every listing reads one a plugin.
     init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }),
-              let major = UInt32(parts[0]), let minor = UInt32(parts[1]) else { return nil }
-        self.init(major: major, minor: minor)
+        var numbers: [UInt32] = [0], digits = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "."), numbers.count == 1, digits > 0 {
+                numbers.append(0)
+                digits = 0
+                continue
+            }
+            guard (48...57).contains(byte) else { return nil }
+            let (times, overflowed) = numbers[numbers.count - 1].multipliedReportingOverflow(by: 10)
+            let (sum, carried) = times.addingReportingOverflow(UInt32(byte - 48))
+            guard !overflowed, !carried else { return nil }
+            numbers[numbers.count - 1] = sum
+            digits += 1
+        }
+        guard numbers.count == 2, digits > 0 else { return nil }
+        self.init(major: numbers[0], minor: numbers[1])
     }
 
     public var description: String { "\(major).\(minor)" }
@@ -277,8 +290,13 @@ public struct PluginID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The last segment, which users may type instead of the whole id.
-    public var shortName: String { String(value.split(separator: ".").last ?? "") }
+    /// The last segment, which users may type instead of the whole id. A
+    /// valid id has a dot and no empty segment; found by bytes, since every
+    /// listing asks it of every plugin.
+    public var shortName: String {
+        guard let dot = value.utf8.lastIndex(of: UInt8(ascii: ".")) else { return value }
+        return String(value[value.utf8.index(after: dot)...])
+    }
     public var description: String { value }
 }
 

@@ -63,23 +63,27 @@ public enum ManifestWarnings {
     }
 
     public static func unknownKeys(in json: JSONValue) -> [UnknownKey] {
-        var found = unknown(in: json, scope: "", prefix: "")
+        var found: [UnknownKey] = []
+        unknown(in: json, scope: "", prefix: "", into: &found)
         for (index, screen) in (json["screens"]?.array ?? []).enumerated() {
-            found += unknown(in: screen, scope: "screens[]", prefix: "screens[\(index)].")
+            unknown(in: screen, scope: "screens[]", prefix: "screens[\(index)].", into: &found)
         }
         for (index, setting) in (json["settings"]?.array ?? []).enumerated() {
-            found += unknown(in: setting, scope: "settings[]", prefix: "settings[\(index)].")
+            unknown(in: setting, scope: "settings[]", prefix: "settings[\(index)].", into: &found)
         }
         for scope in ["services", "topics", "contracts", "http", "store"] {
-            if let nested = json[scope] { found += unknown(in: nested, scope: scope, prefix: scope + ".") }
+            if let nested = json[scope] { unknown(in: nested, scope: scope, prefix: scope + ".", into: &found) }
         }
         return found
     }
 
-    private static func unknown(in json: JSONValue, scope: String, prefix: String) -> [UnknownKey] {
-        guard case let .object(members) = json, let known = knownKeys[scope] else { return [] }
-        return members.map(\.0).filter { !known.contains($0) }.map { key in
-            UnknownKey(path: prefix + key, suggestion: Suggestions.closest(to: key, among: known).map { prefix + $0 })
+    /// The prefix is made only for a key that is unknown: every listing
+    /// checks every manifest, and almost none has one.
+    private static func unknown(in json: JSONValue, scope: String, prefix: @autoclosure () -> String, into found: inout [UnknownKey]) {
+        guard case let .object(members) = json, let known = knownKeys[scope] else { return }
+        for (key, _) in members where !known.contains(key) {
+            let prefix = prefix()
+            found.append(UnknownKey(path: prefix + key, suggestion: Suggestions.closest(to: key, among: known).map { prefix + $0 }))
         }
     }
 }

@@ -28,7 +28,8 @@ public enum PluginNames {
             for manifest in manifests {
                 let id = manifest.id
                 byID[id.value] = id
-                for name in Set([id.value.lowercased(), id.shortName.lowercased(), manifest.name.lowercased()]) {
+                let names = [id.value.lowercased(), id.shortName.lowercased(), manifest.name.lowercased()]
+                for (index, name) in names.enumerated() where !names[..<index].contains(name) {
                     byName[name, default: []].append(id)
                 }
             }

@@ -19,11 +19,26 @@ public enum HTTPAllowList {
             let isAddressByte = { (byte: UInt8) in Self.isHexDigit(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") }
             return name.dropFirst().dropLast().allSatisfy(isAddressByte) ? nil : "\"\(pattern)\" is not an IPv6 address"
         }
-        let labels = name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard !name.isEmpty, name.count <= 253, labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy(Self.isLabelByte) }) else {
+        guard name.count <= 253, isHostName(name) else {
             return "\"\(pattern)\" is not a host name such as api.example.com or *.example.com"
         }
         return nil
+    }
+
+    /// Dot-separated labels, each 1 to 63 letters, digits and hyphens: one
+    /// pass, no array of labels.
+    private static func isHostName(_ name: ArraySlice<UInt8>) -> Bool {
+        var label = 0
+        for byte in name {
+            if byte == UInt8(ascii: ".") {
+                guard label > 0 else { return false }
+                label = 0
+            } else {
+                guard isLabelByte(byte), label < 63 else { return false }
+                label += 1
+            }
+        }
+        return label > 0
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -25,7 +25,7 @@ public enum SettingsCheck {
     /// Every problem with the values the configuration gives the widgets in
     /// `manifests` (their sections and `--set`, as each widget would see them).
     public static func problems(_ config: HostConfig, manifests: [Manifest]) -> [String] {
-        var seen: Set<String> = []
+        var seen = Set<String>(minimumCapacity: manifests.count)
         return manifests.filter { seen.insert($0.id.value).inserted }.flatMap { manifest -> [String] in
             guard case let .object(members) = config.section(for: manifest.id) else { return [] }
             return members.compactMap { problem(manifest, key: $0.0, value: $0.1) }

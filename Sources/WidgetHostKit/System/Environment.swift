@@ -11,7 +11,10 @@ public enum Environment {
 
     /// The `NAME=value` entries of a NULL-ended array such as `environ`; one without `=` is skipped.
     static func read(_ entries: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
-        var values: [String: String] = [:]
+        var count = 0
+        while entries[count] != nil { count += 1 }
+        // Sized once: growing it rehashes every entry at each doubling.
+        var values = [String: String](minimumCapacity: count)
         var entry = entries
         while let pointer = entry.pointee {
             entry += 1
