@@ -26,8 +26,9 @@ let widgets = ["CryptoPlugin", "CheckoutPlugin", "TripsPlugin", "TickerPlugin"]
 /// mangled name, which the runtime demangles and whose conformances it
 /// looks up by scanning every image's records: that was about a seventh of
 /// a short command such as `list` (docs/performance.md, Start-up). Only the
-/// host's own targets: a package that depends on this one for PluginKit or
-/// PluginABI could not build a target with unsafe flags.
+/// host's own targets: a package that depends on this one by version for
+/// PluginKit or PluginABI could not build a target with unsafe flags (the
+/// `widget-host` executable itself it cannot take that way).
 let hostStartUp: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
 // Licensed under the Apache License, Version 2.0 (LICENSE). Every product

@@ -1,7 +1,7 @@
 import Glibc
 import WidgetHostKit
 
-// A global, so the CLI (its environment, caches and runtime) is never torn
+// A global, so the CLI (its environment and discovery cache) is never torn
 // down: `_exit` below ends the process without a teardown that costs a
 // short command such as `list` more than a tenth of its own work.
 let cli = WidgetHostCLI(environment: Environment.current)

@@ -57,7 +57,7 @@ import Testing
         // Crypto holds its own aliased PluginKit, so the prefix of the host's module must not be found in it...
         let crypto = try Self.image(TestSupport.productsDirectory + "/libCryptoPlugin.so")
         #expect(crypto.reservedSymbol == nil)
-        // ...while a prefix it does hold is, through the walk that the string table's memmem lets through.
+        // ...while a prefix it does hold is, by the walk over each symbol's name.
         let symbols = try #require(crypto.symbols)
         let found = try #require(symbols.firstName(startingWith: Array("$s".utf8)))
         #expect(found.hasPrefix("$s"))

@@ -44,6 +44,14 @@ struct DeclaredSettingsTests {
         (#"[{"key": "a", "type": "string"}]"#, "\"help\" must be one line"),
         (#"[{"key": "a", "type": "string", "help": "h"}, {"key": "a", "type": "string", "help": "h"}]"#, "declare \"a\" twice"),
         (#"[{"key": "9lives", "type": "string", "help": "h"}]"#, "\"key\" must be 1 to 64 of [A-Za-z0-9_-]"),
+        (#"[{"key": "_a", "type": "string", "help": "h"}]"#, "\"key\" must be 1 to 64 of [A-Za-z0-9_-]"),
+        (#"[{"key": "-a", "type": "string", "help": "h"}]"#, "\"key\" must be 1 to 64 of [A-Za-z0-9_-]"),
+        (#"[{"key": "é", "type": "string", "help": "h"}]"#, "\"key\" must be 1 to 64 of [A-Za-z0-9_-]"),
+        (#"[{"key": "aé", "type": "string", "help": "h"}]"#, "\"key\" must be 1 to 64 of [A-Za-z0-9_-]"),
+        (#"[{"key": "", "type": "string", "help": "h"}]"#, "\"key\" must be 1 to 64 of [A-Za-z0-9_-]"),
+        ("[{\"key\": \"\(String(repeating: "a", count: 65))\", \"type\": \"string\", \"help\": \"h\"}]", "\"key\" must be 1 to 64 of"),
+        (#"[{"key": "a", "type": "string", "help": "two\nlines"}]"#, "\"help\" must be one line of at most 200 bytes"),
+        ("[{\"key\": \"a\", \"type\": \"string\", \"help\": \"\(String(repeating: "h", count: 201))\"}]", "\"help\" must be one line"),
         (#"{"a": "string"}"#, "\"settings\" must be an array of objects"),
     ])
     func brokenDeclaration(_ settings: String, _ reason: String) throws {
@@ -102,5 +110,23 @@ struct DeclaredSettingsTests {
         #expect(problems.count == 2, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("the setting scale of Gauge (org.example.gauge) must be a number") })
         #expect(problems.contains { $0.hasPrefix("the setting refreshSeconds of Gauge (org.example.gauge) must be an integer") })
+    }
+}
+
+extension DeclaredSettingsTests {
+    @Test("keys of letters, digits, _ and - that start with a letter, up to 64; help up to 200 bytes on one line", arguments: [
+        "A", "a", "aB9_-", String(repeating: "k", count: 64),
+    ])
+    func acceptedKeys(_ key: String) throws {
+        let help = String(repeating: "h", count: 200)
+        let manifest = try Self.manifest(settings: #"[{"key": "\#(key)", "type": "string", "help": "\#(help)"}]"#)
+        #expect(manifest.settings?.first?.key == key)
+    }
+
+    @Test("allowed values are checked before a range: a listed value outside the range is allowed")
+    func valuesWinOverRange() throws {
+        let setting = DeclaredSetting(key: "n", kind: .integer, defaultValue: nil, values: [.number("100")], minimum: 1, maximum: 10, help: "h")
+        #expect(setting.problem(with: .number("100")) == nil)
+        #expect(setting.problem(with: .number("5")) == "one of 100, not 5")
     }
 }

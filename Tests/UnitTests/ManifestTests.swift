@@ -292,6 +292,11 @@ struct ManifestTests {
         #expect(ABIVersion("4294967296.0") == nil)
         #expect(ABIVersion("1.4294967296") == nil)
         #expect(ABIVersion("4294967295.0") == ABIVersion(major: 4_294_967_295, minor: 0))
+        #expect(ABIVersion("0.4294967295") == ABIVersion(major: 0, minor: 4_294_967_295))
+        // Leading zeros read as the number, as UInt32("01") did.
+        #expect(ABIVersion("01.0") == ABIVersion(major: 1, minor: 0))
+        #expect(ABIVersion("1.00") == ABIVersion(major: 1, minor: 0))
+        #expect(ABIVersion("-1.0") == nil)
         #expect(ABIVersion(" 1.0") == nil)
         for bad in ["", ".", "1", "1.", ".1", "1..0", "1.0.", "1.0.0", "1,0", "１.0"] {
             #expect(ABIVersion(bad) == nil, "\(bad)")

@@ -70,7 +70,8 @@ struct PluginRunSettingsTests {
 
     @Test("a host pattern is ASCII letters, digits and hyphens in labels of 1 to 63, or a bracketed IPv6 address", arguments: [
         ("api.example.com", true), ("*.example.org", true), ("127.0.0.1", true), ("[::1]", true), ("[FE80::1:a]", true),
-        ("a-b.c", true), (String(repeating: "a", count: 63) + ".com", true),
+        ("a-b.c", true), (String(repeating: "a", count: 63) + ".com", true), ("a." + String(repeating: "a", count: 63), true),
+        ("a." + String(repeating: "a", count: 64), false), ("*." + Array(repeating: "abc", count: 63).joined(separator: ".") + ".a", true),
         (Array(repeating: "abc", count: 63).joined(separator: ".") + ".a", true),   // 253 bytes
         ("", false), ("*.", false), ("a..b", false), (".example.com", false), ("example.com.", false),
         (String(repeating: "a", count: 64) + ".com", false), (Array(repeating: "abc", count: 63).joined(separator: ".") + ".ab", false),

@@ -24,11 +24,16 @@ import Testing
         #expect(TextTable(rows: []).render() == "")
         #expect(TextTable(rows: [[], []]).render() == "")
         #expect(TextTable(rows: [["one", "two"], ["three"]]).render() == "one    two\nthree\n")
+        #expect(TextTable(rows: [["a"], ["bb", "c"]]).render() == "a\nbb  c\n")
+        #expect(TextTable(rows: [["a", "b"], [], ["c"]]).render() == "a  b\n\nc\n")
     }
 
     @Test func aCellCannotMoveTheCursor() {
-        let rendered = TextTable(rows: [["\u{1B}[2Jx", "y"]]).render()
+        let rendered = TextTable(rows: [["\u{1B}[2Jx", "y"], ["z", "w"]]).render()
         #expect(!rendered.contains("\u{1B}"))
-        #expect(rendered.hasSuffix("y\n"))
+        // Padded by what is shown: the first cell as cleaned, not as written.
+        let lines = rendered.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].firstIndex(of: "y").map { lines[0].distance(from: lines[0].startIndex, to: $0) }
+                    == lines[1].firstIndex(of: "w").map { lines[1].distance(from: lines[1].startIndex, to: $0) }, "\(rendered)")
     }
 }

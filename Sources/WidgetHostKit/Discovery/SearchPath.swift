@@ -85,10 +85,11 @@ public enum UserDirectories {
     /// The directory holding the running executable.
     public static func executableDirectory() -> String? {
         // By bytes, in a buffer left uninitialised: every command starts
-        // here, and a search by Characters cost it ten times as much.
+        // here, and a search by Characters cost it ten times as much. A
+        // path that fills the buffer may have been cut short: none then.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(PATH_MAX)) { buffer in
             let count = readlink("/proc/self/exe", UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), buffer.count)
-            guard count > 0 else { return nil }
+            guard count > 0, count < buffer.count else { return nil }
             return String(decoding: buffer[..<(buffer[..<count].lastIndex(of: UInt8(ascii: "/")) ?? 0)], as: UTF8.self)
         }
     }

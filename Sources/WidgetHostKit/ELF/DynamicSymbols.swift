@@ -30,6 +30,14 @@ struct DynamicSymbols {
         }
     }
 
+    /// A symbol table and its strings taken as they are, without a hash
+    /// table: what a hostile file could hold, for the walk's tests.
+    init(table: [UInt8], strings: [UInt8]) {
+        self.table = table
+        self.strings = strings
+        hash = nil
+    }
+
     var count: Int { table.count / Self.entrySize }
     var hasHashTable: Bool { hash != nil }
 
