@@ -3,8 +3,8 @@ import Glibc
 /// Builds a dev project on a thread of its own whenever its sources change,
 /// so the screen stays live (keys, the widget, `q`) through a build of
 /// minutes. Saves that come during a build are built after it, once; each
-/// finished build is kept for the main thread to take, and announced with
-/// `onFinish` (a wake-up of the interactive loop).
+/// finished build is kept for the main thread to take. A build's start and
+/// its end are announced with `onChange` (a wake-up of the interactive loop).
 final class DevBuilder: @unchecked Sendable {
     struct Build: Sendable {
         let succeeded: Bool
@@ -25,7 +25,7 @@ final class DevBuilder: @unchecked Sendable {
 
     private let command: [String]
     private let environment: [String: String]
-    private let onFinish: @Sendable () -> Void
+    private let onChange: @Sendable () -> Void
     private let condition = Condition()
     /// Guarded by `condition`: the first change not yet built, the build
     /// running (its process group), the latest finished one not yet taken.
@@ -35,10 +35,10 @@ final class DevBuilder: @unchecked Sendable {
     private var finished: Build?
     private var stopped = false
 
-    init(command: [String], environment: [String: String], onFinish: @escaping @Sendable () -> Void) {
+    init(command: [String], environment: [String: String], onChange: @escaping @Sendable () -> Void) {
         self.command = command
         self.environment = environment
-        self.onFinish = onFinish
+        self.onChange = onChange
     }
 
     func start() {
@@ -96,6 +96,7 @@ final class DevBuilder: @unchecked Sendable {
             changedAt = nil
             running = (nil, Clock.now)
             condition.unlock()
+            onChange()
             let build = run(changedAt: since)
             condition.lock()
             running = nil
@@ -103,7 +104,7 @@ final class DevBuilder: @unchecked Sendable {
             let ended = stopped
             condition.unlock()
             if ended { return }
-            onFinish()
+            onChange()
         }
     }
 

@@ -61,6 +61,7 @@ enum DevCommand {
         loop.tick = { dev.tick() }
         loop.cover = { dev.cover }
         loop.status = { dev.status() }
+        loop.redrawAfter = { dev.redrawAfter }
         return loop.run()
     }
 

@@ -79,6 +79,14 @@ final class DevSession {
             + "the widget shows when the build succeeds, and reloads on every save."))
     }
 
+    /// While a build runs, the milliseconds until its counter ("building…
+    /// 12 s") shows the next second; nil otherwise (nothing to redraw).
+    var redrawAfter: Int32? {
+        guard let since = builder.buildingSince else { return nil }
+        let elapsed = Clock.now - since
+        return Int32(((elapsed.rounded(.down) + 1 - elapsed) * 1000).rounded(.up))
+    }
+
     /// The footer's line: the build running, or the latest save-to-screen time.
     func status() -> String? {
         if let reloaded {

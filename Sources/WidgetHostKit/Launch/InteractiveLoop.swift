@@ -3,7 +3,9 @@ import HostShim
 
 /// The interactive mode of `launch` and the home screen: draws the current
 /// screen, reads keys, and redraws when the widget's state changes (a render
-/// request or a bus event), not only on a key. Keys: a number chooses that
+/// request, a bus event, a timeline date, a warning it logs), a plugin
+/// directory changes or the terminal is resized, not only on a key. With
+/// none of those it sleeps: no tick, so a screen left open costs nothing. Keys: a number chooses that
 /// action (one that more digits could extend waits for them or Enter), the
 /// arrows, PgUp/PgDn, Home/End, j and k scroll a screen taller than the
 /// terminal, b goes back, r asks the widget for fresh data, q (or Ctrl-C)
@@ -22,8 +24,9 @@ struct InteractiveLoop {
     /// returns one (dev's build progress and errors), and a footer line.
     var cover: () -> (title: String, view: ViewNode)? = { nil }
     var status: () -> String? = { nil }
-
-    private static let refreshSeconds = 1.0
+    /// In how many milliseconds the screen must be drawn again though
+    /// nothing woke it (dev's "building… 12 s"), or nil for no such time.
+    var redrawAfter: () -> Int32? = { nil }
 
     /// The keys, as `widget-host --help` tells them.
     static let keysHelp = """
@@ -41,6 +44,7 @@ struct InteractiveLoop {
         let log = session.runtime.resolve(HostLog.self)
         log.screenOwned = true
         defer { log.screenOwned = false }
+        _ = wh_shim_terminal_notify_resize(session.wakeup.writeEnd)
         return loop(leavesOnBack: false).status
     }
 
@@ -53,10 +57,14 @@ struct InteractiveLoop {
     private func loop(leavesOnBack: Bool) -> (status: Int32, back: Bool) {
         var state = State(atHome: home)
         state.leavesOnBack = leavesOnBack
+        // The footer shows a plugin's latest warning: one logged from its own thread wakes the screen.
+        let log = session.runtime.resolve(HostLog.self), wakeup = session.wakeup
+        let outer = log.onNotice { wakeup.signal() }
+        defer { _ = log.onNotice(outer) }
         draw(&state)
         while !state.quit {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: session.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, Int32(Self.refreshSeconds * 1000))
+            let ready = poll(&fds, 2, redrawAfter() ?? -1)
             if ready < 0 && errno != EINTR { break }
             if fds[1].revents != 0 { session.wakeup.drain() }
             tick()

@@ -21,6 +21,7 @@ public final class HostLog: Sendable {
     private let file: LogFile?
     private let budgets = Locked<[String: Budget]>([:])
     private let notices = Locked<[String: String]>([:])
+    private let noticeHandler = Locked<(@Sendable () -> Void)?>(nil)
     private let owned = Locked(false)
     private let latest = Locked<String?>(nil)
     private let capture = Locked<StderrCapture?>(nil)
@@ -68,10 +69,22 @@ public final class HostLog: Sendable {
             latest.withLock { $0 = TerminalText.safe("\(source): \(text)", lines: false) }
         }
         emit(TerminalText.safe("widget-host: [\(level.name)] \(source): \(text)", lines: false))
+        if level >= .warning { noticeHandler.withLock { $0 }?() }
     }
 
     /// The latest warning or error `source` logged, for a person to see.
     public func latestNotice(from source: String) -> String? { notices.withLock { $0[source] } }
+
+    /// Called, on the logging thread, after each warning or error is kept
+    /// (a screen whose footer shows them wakes); returns the handler it
+    /// replaces, so a screen inside another can put that one back.
+    @discardableResult
+    public func onNotice(_ handler: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
+        noticeHandler.withLock { current in
+            defer { current = handler }
+            return current
+        }
+    }
 
     /// The latest warning or error from any source, as "source: message".
     public var latestWarning: String? { latest.withLock { $0 } }
