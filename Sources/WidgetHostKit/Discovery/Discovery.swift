@@ -363,23 +363,21 @@ public struct Discovery: Sendable {
 /// path, its listing and its files' stats, so no path is walked twice.
 final class OpenDirectory {
     let path: String
-    private let stream: OpaquePointer
     private let fd: Int32
+    /// Made when the entries are read: a warm scan, whose listing is
+    /// unchanged, never reads them, and fdopendir costs three system calls.
+    private var stream: OpaquePointer?
 
     init(_ path: String) throws(SystemError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError(code: errno) }
-        guard let stream = fdopendir(fd) else {
-            let code = errno
-            close(fd)
-            throw SystemError(code: code)
-        }
         self.path = path
-        self.stream = stream
         self.fd = fd
     }
 
-    deinit { closedir(stream) }
+    deinit {
+        if let stream { closedir(stream) } else { close(fd) }
+    }
 
     /// What the path resolves to, as the kernel holds it (one readlink, where
     /// realpath would lstat each component); realpath where /proc is absent.
@@ -399,7 +397,11 @@ final class OpenDirectory {
 
     /// Its entries but . and .., sorted (those `keep` accepts, if given); once per instance.
     func entries(keeping keep: ((UnsafePointer<CChar>) -> Bool)? = nil) throws(SystemError) -> [Discovery.Entry] {
-        try Discovery.entries(of: stream, keeping: keep)
+        if stream == nil {
+            guard let opened = fdopendir(fd) else { throw SystemError(code: errno) }
+            stream = opened
+        }
+        return try Discovery.entries(of: stream!, keeping: keep)
     }
 
     /// The directory's own stamp, from its descriptor.

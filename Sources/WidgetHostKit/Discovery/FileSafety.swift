@@ -9,7 +9,10 @@ import Glibc
 /// it), and group write for a user's private group (the group has no other
 /// member, as Debian's user-private-groups give every user).
 struct FileSafety {
-    private let user = geteuid()
+    /// Read once a process: the host never changes its user, and a scan
+    /// that finds nothing changed otherwise asks the kernel every time.
+    private static let user = geteuid()
+    private let user = FileSafety.user
     private var verdicts: [String: String?] = Dictionary(minimumCapacity: 16)
     /// Each directory's whole chain, judged: a scan has a few directories,
     /// asked for file after file, so comparing beats hashing.
