@@ -21,13 +21,19 @@ public final class HostLog: Sendable {
     private let file: LogFile?
     private let budgets = Locked<[String: Budget]>([:])
     private let notices = Locked<[String: String]>([:])
-    private let noticeHandler = Locked<(@Sendable () -> Void)?>(nil)
+    private let noticeHandler = Locked(NoticeHandler())
     private let owned = Locked(false)
     private let latest = Locked<String?>(nil)
     private let capture = Locked<StderrCapture?>(nil)
     /// Whether owning the screen moves fd 2: the command line's log does; a
     /// log made inside a test must leave the test process's stderr alone.
     private let captureStandardError: Bool
+
+    /// A field, not the lock's whole value: a bare closure in a lock is
+    /// wrapped in one more thunk at each access (SourceStyleTests).
+    private struct NoticeHandler {
+        var call: (@Sendable () -> Void)?
+    }
 
     /// The lines a source logged in the current second, and those dropped.
     private struct Budget {
@@ -69,7 +75,7 @@ public final class HostLog: Sendable {
             latest.withLock { $0 = TerminalText.safe("\(source): \(text)", lines: false) }
         }
         emit(TerminalText.safe("widget-host: [\(level.name)] \(source): \(text)", lines: false))
-        if level >= .warning { noticeHandler.withLock { $0 }?() }
+        if level >= .warning { noticeHandler.withLock { $0.call }?() }
     }
 
     /// The latest warning or error `source` logged, for a person to see.
@@ -81,8 +87,8 @@ public final class HostLog: Sendable {
     @discardableResult
     public func onNotice(_ handler: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
         noticeHandler.withLock { current in
-            defer { current = handler }
-            return current
+            defer { current.call = handler }
+            return current.call
         }
     }
 
