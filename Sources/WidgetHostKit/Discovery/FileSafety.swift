@@ -12,7 +12,6 @@ struct FileSafety {
     /// Read once a process: the host never changes its user, and a scan
     /// that finds nothing changed otherwise asks the kernel every time.
     private static let user = geteuid()
-    private let user = FileSafety.user
     private var verdicts: [String: String?] = Dictionary(minimumCapacity: 16)
     /// Each directory's whole chain, judged: a scan has a few directories,
     /// asked for file after file, so comparing beats hashing.
@@ -59,7 +58,7 @@ struct FileSafety {
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "/._-+@%:,=".utf8.contains(byte)
             }
             let quoted = plain ? path : "'" + path.replacing("'", with: "'\\''") + "'"
-            let fix = status.st_uid != user && status.st_uid != 0 ? nil
+            let fix = status.st_uid != Self.user && status.st_uid != 0 ? nil
                 : status.st_mode & S_IWOTH != 0 ? "chmod o-w \(quoted)" : "chmod g-w \(quoted)"
             return (problem, fix)
         }
@@ -101,7 +100,7 @@ struct FileSafety {
     private func checkLink(_ path: String) -> String? {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-        if status.st_uid != user && status.st_uid != 0 {
+        if status.st_uid != Self.user && status.st_uid != 0 {
             return "symbolic link \(path) is owned by \(userName(status.st_uid)), not by you or root"
         }
         return nil
@@ -123,7 +122,7 @@ struct FileSafety {
 
     private func judge(_ status: stat, _ path: String, isDirectory: Bool) -> String? {
         let what = isDirectory ? "directory" : "plugin file"
-        if status.st_uid != user && status.st_uid != 0 {
+        if status.st_uid != Self.user && status.st_uid != 0 {
             return "\(what) \(path) is owned by \(userName(status.st_uid)), not by you or root"
         }
         if isDirectory && status.st_mode & S_ISVTX != 0 { return nil }
