@@ -5,6 +5,13 @@ import Testing
 @testable import WidgetHostKit
 @testable import TestSupport
 
+extension Frame {
+    /// A u32, little-endian, as the wire writes a length: for frames built byte by byte.
+    static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+}
+
 /// The framed protocol between the host and an isolated plugin's process:
 /// what a well-formed frame looks like, and that every malformed or
 /// oversized one is refused, from either side.

@@ -24,18 +24,18 @@ enum CallAnswer: Equatable, Sendable {
         case status = 1, overflowed, loadFailed, createFailed
     }
 
-    func write(to out: inout [UInt8]) {
+    func write(to out: FrameWriter) {
         switch self {
         case let .status(status):
             out.append(Code.status.rawValue)
-            Frame.append(UInt32(bitPattern: status), to: &out)
+            out.append(u32: UInt32(bitPattern: status))
         case .overflowed: out.append(Code.overflowed.rawValue)
         case let .loadFailed(reason):
             out.append(Code.loadFailed.rawValue)
-            FrameFields.writeText(reason, to: &out)
+            FrameFields.writeText(reason, to: out)
         case let .createFailed(reason):
             out.append(Code.createFailed.rawValue)
-            FrameFields.writeText(reason, to: &out)
+            FrameFields.writeText(reason, to: out)
         }
     }
 

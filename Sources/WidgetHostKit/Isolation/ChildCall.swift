@@ -37,34 +37,34 @@ enum ChildCall: Equatable, Sendable {
         case load = 1, create, render, query, action, event, destroy
     }
 
-    func write(to out: inout [UInt8]) {
+    func write(to out: FrameWriter) {
         switch self {
         case let .load(manifest):
             out.append(Code.load.rawValue)
-            FrameFields.write(manifest, to: &out)
+            FrameFields.write(manifest, to: out)
         case let .create(manifest):
             out.append(Code.create.rawValue)
-            FrameFields.write(manifest, to: &out)
+            FrameFields.write(manifest, to: out)
         case let .render(screen, params):
             out.append(Code.render.rawValue)
-            FrameFields.writeText(screen, to: &out)
-            FrameFields.write(params, to: &out)
+            FrameFields.writeText(screen, to: out)
+            FrameFields.write(params, to: out)
         case let .query(id):
             out.append(Code.query.rawValue)
-            FrameFields.writeText(id, to: &out)
+            FrameFields.writeText(id, to: out)
         case let .action(action, value):
             out.append(Code.action.rawValue)
-            FrameFields.writeText(action, to: &out)
+            FrameFields.writeText(action, to: out)
             if let value {
                 out.append(1)
-                FrameFields.writeText(value, to: &out)
+                FrameFields.writeText(value, to: out)
             } else {
                 out.append(0)
             }
         case let .event(topic, payload):
             out.append(Code.event.rawValue)
-            FrameFields.writeText(topic, to: &out)
-            FrameFields.writeText(payload, to: &out)
+            FrameFields.writeText(topic, to: out)
+            FrameFields.writeText(payload, to: out)
         case .destroy:
             out.append(Code.destroy.rawValue)
         }

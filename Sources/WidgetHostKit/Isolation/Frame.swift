@@ -90,35 +90,29 @@ public struct Frame: Equatable, Sendable {
     /// section, an http body or a value to store, with room to spare.
     public static let maxPayloadBytes = 16 << 20
 
-    /// The header and the head's length, zero until they are known.
-    private static let blankStart = [UInt8](repeating: 0, count: headerBytes + 4)
-
     public func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        encode(into: &bytes)
-        return bytes
+        let writer = FrameWriter()
+        encode(into: writer)
+        return Array(writer.bytes)
     }
 
-    /// Writes the frame over `bytes`, keeping their capacity (a socket
-    /// reuses one buffer for every frame it sends).
-    func encode(into bytes: inout [UInt8]) {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity(Self.headerBytes + 4 + 128 + body.count)
-        bytes += Self.blankStart
+    /// Writes the frame over what `writer` holds (a socket reuses one
+    /// writer for every frame it sends).
+    func encode(into writer: FrameWriter) {
+        writer.removeAll()
+        // The header and the head's length, written once they are known.
+        writer.skip(Self.headerBytes + 4)
         switch head {
-        case let .fields(fields): FrameFields.write(fields, to: &bytes)
-        case let .call(call): call.write(to: &bytes)
-        case let .answer(answer): answer.write(to: &bytes)
+        case let .fields(fields): FrameFields.write(fields, to: writer)
+        case let .call(call): call.write(to: writer)
+        case let .answer(answer): answer.write(to: writer)
         }
-        let headCount = bytes.count - Self.headerBytes - 4
-        bytes += body
-        let payloadCount = bytes.count - Self.headerBytes
-        bytes.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: UInt32(payloadCount).littleEndian, toByteOffset: 0, as: UInt32.self)
-            raw[4] = kind.rawValue
-            raw.storeBytes(of: id.littleEndian, toByteOffset: 5, as: UInt32.self)
-            raw.storeBytes(of: UInt32(headCount).littleEndian, toByteOffset: Self.headerBytes, as: UInt32.self)
-        }
+        let headCount = writer.count - Self.headerBytes - 4
+        writer.append(body)
+        writer.store(UInt32(writer.count - Self.headerBytes), at: 0)
+        writer.store(kind.rawValue, at: 4)
+        writer.store(id, at: 5)
+        writer.store(UInt32(headCount), at: Self.headerBytes)
     }
 
     /// The bytes one isolated render of `screen` moves, out and back, when
@@ -129,19 +123,11 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// Whether this frame would be refused by the other side for its size.
-    public var isTooLarge: Bool { Self.isTooLarge(encoded: encoded()) }
+    public var isTooLarge: Bool { Self.isTooLarge(encoded: encoded().count) }
 
     /// The same, for a frame already encoded (sending encodes once).
-    static func isTooLarge(encoded bytes: [UInt8]) -> Bool {
-        bytes.count - headerBytes > maxPayloadBytes
-    }
-
-    static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        // Four plain appends: a loop or a raw-buffer append costs several times more, on every length of every frame.
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+    static func isTooLarge(encoded count: Int) -> Bool {
+        count - headerBytes > maxPayloadBytes
     }
 
     static func u32(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
@@ -251,7 +237,8 @@ public struct FrameDecoder: Sendable {
             guard headCount <= length - 4 else { throw .malformed("its head runs past its end") }
             let headEnd = payload + 4 + headCount
             var reader = FrameFields.Reader(bytes: UnsafeBufferPointer(rebasing: bytes[(payload + 4)..<headEnd]))
-            let id = Frame.u32(bytes, at: start + 5), body = Array(bytes[headEnd..<end])
+            // A copy by memcpy; the slice's own initializer copies through the generic path.
+            let id = Frame.u32(bytes, at: start + 5), body = headEnd == end ? [] : Array(UnsafeBufferPointer(rebasing: bytes[headEnd..<end]))
             let frame: Frame = switch kind {
             case .call: Frame(call: try ChildCall(reading: &reader), id: id, body: body)
             case .result: Frame(answer: try CallAnswer(reading: &reader), id: id, body: body)

@@ -19,32 +19,31 @@ enum FrameFields {
         case null = 0, `false`, `true`, number, string, array, object
     }
 
-    static func write(_ value: JSONValue, to out: inout [UInt8]) {
+    static func write(_ value: JSONValue, to out: FrameWriter) {
         switch value {
         case .null: out.append(Tag.null.rawValue)
         case let .bool(flag): out.append((flag ? Tag.true : Tag.false).rawValue)
-        case let .number(text): writeText(text, tag: .number, to: &out)
-        case let .string(text): writeText(text, tag: .string, to: &out)
+        case let .number(text): writeText(text, tag: .number, to: out)
+        case let .string(text): writeText(text, tag: .string, to: out)
         case let .array(items):
             out.append(Tag.array.rawValue)
-            Frame.append(UInt32(items.count), to: &out)
-            for item in items { write(item, to: &out) }
+            out.append(u32: UInt32(items.count))
+            for item in items { write(item, to: out) }
         case let .object(members):
             out.append(Tag.object.rawValue)
-            Frame.append(UInt32(members.count), to: &out)
+            out.append(u32: UInt32(members.count))
             for (key, member) in members {
-                writeText(key, to: &out)
-                write(member, to: &out)
+                writeText(key, to: out)
+                write(member, to: out)
             }
         }
     }
 
     /// A length and the text's UTF-8, after `tag` if there is one.
-    static func writeText(_ text: String, tag: Tag? = nil, to out: inout [UInt8]) {
+    static func writeText(_ text: String, tag: Tag? = nil, to out: FrameWriter) {
         if let tag { out.append(tag.rawValue) }
-        Frame.append(UInt32(text.utf8.count), to: &out)
-        // One copy of a native string's bytes, not an append per byte.
-        if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: text.utf8) }
+        out.append(u32: UInt32(text.utf8.count))
+        out.append(utf8: text)
     }
 
     /// Reads a frame's head: named fields, or the fixed layouts of
@@ -92,14 +91,15 @@ enum FrameFields {
                 guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its head nests deeper than \(JSONParser.defaultMaxDepth) levels") }
                 let count = try self.count(eachAtLeast: 1)
                 var items: [JSONValue] = []
-                items.reserveCapacity(min(count, Self.reserved))
+                if count > 0 { items.reserveCapacity(min(count, Self.reserved)) }
                 for _ in 0..<count { items.append(try value(depth: depth + 1)) }
                 return .array(items)
             case .object:
                 guard depth < JSONParser.defaultMaxDepth else { throw .malformed("its head nests deeper than \(JSONParser.defaultMaxDepth) levels") }
                 let count = try self.count(eachAtLeast: 5)   // a key's length and a value's tag
                 var members: [(String, JSONValue)] = []
-                members.reserveCapacity(min(count, Self.reserved))
+                // Reserving room for none would allocate it.
+                if count > 0 { members.reserveCapacity(min(count, Self.reserved)) }
                 var keys = Set<KeyBytes>()
                 for _ in 0..<count {
                     let key = try text()

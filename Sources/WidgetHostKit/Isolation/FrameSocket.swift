@@ -22,12 +22,9 @@ final class FrameSocket: Sendable {
     }
 
     let fd: Int32
-    /// Guards the writes, and the buffer every frame is encoded into: one
+    /// Guards the writes, and the memory every frame is encoded into: one
     /// allocation kept, not one a frame.
-    private let writing = Locked([UInt8]())
-
-    /// A buffer grown past this by a large frame is let go after it.
-    static let keptBufferBytes = 64 * 1024
+    private let writing = Locked(FrameWriter())
 
     /// `receiveSlice` (seconds), for the host's end: a receive that waits
     /// gives up after a slice, so that the waiting thread can look at its
@@ -47,29 +44,29 @@ final class FrameSocket: Sendable {
     /// waits for room, with a `deadline` (monotonic seconds, `Clock.now`)
     /// only until then: a peer that stops reading cannot hold the host past it.
     func send(_ frame: Frame, deadline: Double? = nil, whenFull: (() -> Void)? = nil) -> SendOutcome {
-        writing.withLock { bytes in
-            frame.encode(into: &bytes)
-            defer { if bytes.capacity > Self.keptBufferBytes { bytes = [] } }
-            guard !Frame.isTooLarge(encoded: bytes) else { return .tooLarge }
-            return bytes.withUnsafeBytes { raw -> SendOutcome in
-                var done = 0
-                while done < raw.count {
-                    let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                    if count > 0 {
-                        done += count
-                        continue
-                    }
-                    if count < 0 && errno == EINTR { continue }
-                    guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
-                    if let deadline, Clock.now >= deadline { return .timedOut }
-                    whenFull?()
-                    var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
-                    if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }
-                    if poll.revents & Int16(POLLERR | POLLHUP) != 0 { return .closed }
+        writing.withLock { writer in
+            frame.encode(into: writer)
+            // A large frame's memory is let go once it is sent.
+            defer { writer.removeAll() }
+            guard !Frame.isTooLarge(encoded: writer.count) else { return .tooLarge }
+            let raw = writer.bytes
+            var done = 0
+            while done < raw.count {
+                let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                if count > 0 {
+                    done += count
+                    continue
                 }
-                return .sent
+                if count < 0 && errno == EINTR { continue }
+                guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
+                if let deadline, Clock.now >= deadline { return .timedOut }
+                whenFull?()
+                var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
+                if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }
+                if poll.revents & Int16(POLLERR | POLLHUP) != 0 { return .closed }
             }
+            return .sent
         }
     }
 

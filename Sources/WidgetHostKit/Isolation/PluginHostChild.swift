@@ -50,6 +50,9 @@ public enum PluginHostChild {
         /// Every render's and query's output, one at a time: the memory is
         /// kept, not allocated and freed on every call.
         let output = OutputBuffer(limit: PluginInstance.maxRenderBytes)
+        /// Every render's parameters as the plugin reads them, JSON text
+        /// ending in a NUL, in memory kept from call to call.
+        var parameters: [UInt8] = []
 
         init(path: String, link: ChildLink, refusal: String?) {
             self.path = path
@@ -70,9 +73,14 @@ public enum PluginHostChild {
                 case let .render(screen, params):
                     guard let plugin, let handle else { link.answer(frame, failed); continue }
                     output.reset()
-                    let render = plugin.descriptor.render!, text = params.serialized
+                    parameters.removeAll(keepingCapacity: true)
+                    params.serialize(appendingTo: &parameters)
+                    parameters.append(0)
+                    let render = plugin.descriptor.render!
                     let status = screen.withCString { screen in
-                        text.withCString { text in output.withOutput { out in render(handle, screen, text, out) } }
+                        parameters.withUnsafeBytes { text in
+                            output.withOutput { out in render(handle, screen, text.baseAddress!.assumingMemoryBound(to: CChar.self), out) }
+                        }
                     }
                     link.answer(frame, output: output, status: status)
                 case let .query(id):

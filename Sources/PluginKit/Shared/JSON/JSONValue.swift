@@ -95,6 +95,12 @@ public enum JSONValue: Equatable, Sendable {
         return out
     }
 
+    /// The same bytes, appended to `out`: a caller that serializes on every
+    /// call keeps one buffer instead of making an array and a string each time.
+    public func serialize(appendingTo out: inout [UInt8]) {
+        write(to: &out)
+    }
+
     private func write(to out: inout [UInt8]) {
         switch self {
         case .null: Self.append("null", to: &out)
