@@ -161,4 +161,16 @@ struct FIFOQueueTests {
         }
         #expect(expected == next && queue.isEmpty && queue.popFirst() == nil)
     }
+
+    @Test("an element taken is let go at once, not held until the queue runs dry")
+    func takenIsLetGo() {
+        final class Box {}
+        var queue = FIFOQueue<Box>()
+        var first = Box()
+        queue.append(first)
+        queue.append(Box())
+        _ = queue.popFirst()
+        #expect(isKnownUniquelyReferenced(&first))
+        #expect(queue.count == 1)
+    }
 }

@@ -23,8 +23,14 @@ final class ChildLink: @unchecked Sendable {
     /// Whether a call is being served: from when it is taken to when its
     /// answer is sent. Sends hold its lock, so that whether a frame is
     /// before the answer on the stream, and so whether to ring, is decided
-    /// in the stream's order.
-    private let serving = Locked(false)
+    /// in the stream's order; and since that lock orders them, they encode
+    /// into its writer, not the socket's.
+    private let sending = Locked(Sending())
+
+    private struct Sending {
+        var serving = false
+        let writer = FrameWriter()
+    }
     /// Guards everything below; waiters sleep on it. It makes every access
     /// exclusive, so the dynamic checks a class's `var` pays on each access
     /// (several on every call) are left out.
@@ -32,7 +38,7 @@ final class ChildLink: @unchecked Sendable {
     @exclusivity(unchecked) private var reading = false
     /// Touched by the reading thread alone, whether or not it holds the lock.
     @exclusivity(unchecked) private var decoder = FrameDecoder()
-    @exclusivity(unchecked) private var calls = FIFOQueue<Frame>()
+    @exclusivity(unchecked) private var calls = FIFOQueue<(id: UInt32, call: ChildCall)>()
     @exclusivity(unchecked) private var replies: [UInt32: Frame] = [:]
     @exclusivity(unchecked) private var nextServiceID: UInt32 = 1
 
@@ -54,10 +60,10 @@ final class ChildLink: @unchecked Sendable {
         }
     }
 
-    /// The next call from the host; blocks until one comes.
-    func nextCall() -> Frame {
+    /// The next call from the host, and the id its answer carries; blocks until one comes.
+    func nextCall() -> (id: UInt32, call: ChildCall) {
         let call = waitFor { $0.calls.popFirst() }
-        serving.withLock { $0 = true }
+        sending.withLock { $0.serving = true }
         return call
     }
 
@@ -71,13 +77,14 @@ final class ChildLink: @unchecked Sendable {
     /// larger than the socket holds waits for the host to read). An answer
     /// never rings: the calling thread reads up to it, and so every frame before it.
     private func sendAndRing(_ frame: Frame) -> FrameSocket.SendOutcome {
-        let (outcome, ring) = serving.withLock { serving in
-            let outcome = serving ? socket.send(frame) : socket.send(frame, whenFull: { self.ringDoorbell() })
+        let (outcome, ring) = sending.withLock { sending in
+            let outcome = sending.serving ? socket.send(frame, through: sending.writer)
+                : socket.send(frame, through: sending.writer, whenFull: { self.ringDoorbell() })
             if frame.kind == .result {
-                serving = false
+                sending.serving = false
                 return (outcome, false)
             }
-            return (outcome, outcome == .sent && !serving)
+            return (outcome, outcome == .sent && !sending.serving)
         }
         if ring { ringDoorbell() }
         return outcome
@@ -89,13 +96,13 @@ final class ChildLink: @unchecked Sendable {
         _ = Glibc.send(doorbell, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
     }
 
-    func answer(_ call: Frame, _ answer: CallAnswer, body: [UInt8] = []) {
-        send(Frame(answer: answer, id: call.id, body: body))
+    func answer(_ id: UInt32, _ answer: CallAnswer, body: [UInt8] = []) {
+        send(Frame(answer: answer, id: id, body: body))
     }
 
     /// A render's or a query's answer: its status and output, or that the output overflowed.
-    func answer(_ call: Frame, output: OutputBuffer, status: Int32) {
-        if output.overflowed { answer(call, .overflowed) } else { answer(call, .status(status), body: output.bytes) }
+    func answer(_ id: UInt32, output: OutputBuffer, status: Int32) {
+        if output.overflowed { answer(id, .overflowed) } else { answer(id, .status(status), body: output.bytes) }
     }
 
     /// Calls a host service and waits for its reply; nil if the call cannot
@@ -135,7 +142,7 @@ final class ChildLink: @unchecked Sendable {
             do {
                 while let frame = try decoder.next() {
                     switch frame.kind {
-                    case .call: calls.append(frame)
+                    case .call: if let call = frame.call { calls.append((frame.id, call)) }
                     case .reply: replies[frame.id] = frame
                     default: continue
                     }

@@ -109,10 +109,10 @@ public struct Frame: Equatable, Sendable {
         }
         let headCount = writer.count - Self.headerBytes - 4
         writer.append(body)
-        writer.store(UInt32(writer.count - Self.headerBytes), at: 0)
-        writer.store(kind.rawValue, at: 4)
-        writer.store(id, at: 5)
-        writer.store(UInt32(headCount), at: Self.headerBytes)
+        writer.store(u32: UInt32(writer.count - Self.headerBytes), at: 0)
+        writer.store(byte: kind.rawValue, at: 4)
+        writer.store(u32: id, at: 5)
+        writer.store(u32: UInt32(headCount), at: Self.headerBytes)
     }
 
     /// The bytes one isolated render of `screen` moves, out and back, when

@@ -44,30 +44,34 @@ final class FrameSocket: Sendable {
     /// waits for room, with a `deadline` (monotonic seconds, `Clock.now`)
     /// only until then: a peer that stops reading cannot hold the host past it.
     func send(_ frame: Frame, deadline: Double? = nil, whenFull: (() -> Void)? = nil) -> SendOutcome {
-        writing.withLock { writer in
-            frame.encode(into: writer)
-            // A large frame's memory is let go once it is sent.
-            defer { writer.removeAll() }
-            guard !Frame.isTooLarge(encoded: writer.count) else { return .tooLarge }
-            let raw = writer.bytes
-            var done = 0
-            while done < raw.count {
-                let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                if count > 0 {
-                    done += count
-                    continue
-                }
-                if count < 0 && errno == EINTR { continue }
-                guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
-                if let deadline, Clock.now >= deadline { return .timedOut }
-                whenFull?()
-                var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
-                if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }
-                if poll.revents & Int16(POLLERR | POLLHUP) != 0 { return .closed }
+        writing.withLock { send(frame, through: $0, deadline: deadline, whenFull: whenFull) }
+    }
+
+    /// The same, for a caller whose own lock already orders its sends: it
+    /// passes the writer that lock guards, and this socket's lock is not taken.
+    func send(_ frame: Frame, through writer: FrameWriter, deadline: Double? = nil, whenFull: (() -> Void)? = nil) -> SendOutcome {
+        frame.encode(into: writer)
+        // A large frame's memory is let go once it is sent.
+        defer { writer.removeAll() }
+        guard !Frame.isTooLarge(encoded: writer.count) else { return .tooLarge }
+        let raw = writer.bytes
+        var done = 0
+        while done < raw.count {
+            let count = Glibc.send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if count > 0 {
+                done += count
+                continue
             }
-            return .sent
+            if count < 0 && errno == EINTR { continue }
+            guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .closed }
+            if let deadline, Clock.now >= deadline { return .timedOut }
+            whenFull?()
+            var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let wait = deadline.map { Int32(max(0, ($0 - Clock.now) * 1000)) + 1 } ?? -1
+            if Glibc.poll(&poll, 1, wait) < 0 && errno != EINTR { return .closed }
+            if poll.revents & Int16(POLLERR | POLLHUP) != 0 { return .closed }
         }
+        return .sent
     }
 
     /// Reads what the socket holds into `decoder`. `waiting`: blocks until

@@ -5,10 +5,10 @@
 /// isolated call went to them).
 final class FrameWriter {
     @exclusivity(unchecked) private var base: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity: Int
     @exclusivity(unchecked) private(set) var count = 0
 
-    /// Memory grown past this by a large frame is let go when the next begins.
+    /// Memory grown past this by a large frame is let go by `removeAll`.
     static let keptBytes = 64 * 1024
     private static let initialCapacity = 256
 
@@ -32,6 +32,7 @@ final class FrameWriter {
         }
     }
 
+    @inline(__always)
     func append(_ byte: UInt8) {
         reserve(1)
         base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
@@ -39,6 +40,7 @@ final class FrameWriter {
     }
 
     /// A u32, little-endian.
+    @inline(__always)
     func append(u32 value: UInt32) {
         reserve(4)
         base.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
@@ -70,18 +72,23 @@ final class FrameWriter {
     }
 
     /// Writes a u32, little-endian, over bytes already counted.
-    func store(_ value: UInt32, at offset: Int) {
+    func store(u32 value: UInt32, at offset: Int) {
         precondition(offset >= 0 && offset + 4 <= count, "a store past what is written")
         base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self)
     }
 
-    func store(_ byte: UInt8, at offset: Int) {
+    func store(byte: UInt8, at offset: Int) {
         precondition(offset >= 0 && offset < count, "a store past what is written")
         base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
     }
 
+    @inline(__always)
     private func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
+        if count + extra > capacity { grow(toHold: extra) }
+    }
+
+    @inline(never)
+    private func grow(toHold extra: Int) {
         let grown = max(2 * capacity, count + extra)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
         memory.copyMemory(from: base, byteCount: count)

@@ -50,9 +50,10 @@ public enum PluginHostChild {
         /// Every render's and query's output, one at a time: the memory is
         /// kept, not allocated and freed on every call.
         let output = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-        /// Every render's parameters as the plugin reads them, JSON text
-        /// ending in a NUL, in memory kept from call to call.
-        var parameters: [UInt8] = []
+        /// The last render's parameters, and the JSON text ending in a NUL
+        /// the plugin read them as: a screen is mostly rendered again with
+        /// the same (none), and its text is then not made again.
+        var parameters: (value: JSONValue, text: [UInt8]) = (.null, [])
 
         init(path: String, link: ChildLink, refusal: String?) {
             self.path = path
@@ -63,49 +64,51 @@ public enum PluginHostChild {
         mutating func serve() -> Never {
             PluginCall.markForGood(strdup(path))
             while true {
-                let frame = link.nextCall()
-                guard let call = frame.call else { continue }
+                let (callID, call) = link.nextCall()
                 switch call {
                 case let .load(manifest):
-                    link.answer(frame, load(manifest) ?? .ok)
+                    link.answer(callID, load(manifest) ?? .ok)
                 case let .create(manifest):
-                    link.answer(frame, create(manifest))
+                    link.answer(callID, create(manifest))
                 case let .render(screen, params):
-                    guard let plugin, let handle else { link.answer(frame, failed); continue }
+                    guard let plugin, let handle else { link.answer(callID, failed); continue }
                     output.reset()
-                    parameters.removeAll(keepingCapacity: true)
-                    params.serialize(appendingTo: &parameters)
-                    parameters.append(0)
+                    if params != parameters.value {
+                        parameters.text.removeAll(keepingCapacity: true)
+                        params.serialize(appendingTo: &parameters.text)
+                        parameters.text.append(0)
+                        parameters.value = params
+                    }
                     let render = plugin.descriptor.render!
                     let status = screen.withCString { screen in
-                        parameters.withUnsafeBytes { text in
+                        parameters.text.withUnsafeBytes { text in
                             output.withOutput { out in render(handle, screen, text.baseAddress!.assumingMemoryBound(to: CChar.self), out) }
                         }
                     }
-                    link.answer(frame, output: output, status: status)
+                    link.answer(callID, output: output, status: status)
                 case let .query(id):
-                    guard let plugin, let handle else { link.answer(frame, failed); continue }
+                    guard let plugin, let handle else { link.answer(callID, failed); continue }
                     guard let query = plugin.descriptor.query else {
-                        link.answer(frame, .status(Int32(WH_UNKNOWN_QUERY.rawValue)))
+                        link.answer(callID, .status(Int32(WH_UNKNOWN_QUERY.rawValue)))
                         continue
                     }
                     output.reset()
                     let status = id.withCString { id in output.withOutput { out in query(handle, id, out) } }
-                    link.answer(frame, output: output, status: status)
+                    link.answer(callID, output: output, status: status)
                 case let .action(action, value):
-                    guard let plugin, let handle else { link.answer(frame, failed); continue }
+                    guard let plugin, let handle else { link.answer(callID, failed); continue }
                     let handleAction = plugin.descriptor.handle_action!
                     let status = action.withCString { action in value.withOptionalCString { handleAction(handle, action, $0) } }
-                    link.answer(frame, .status(status))
+                    link.answer(callID, .status(status))
                 case let .event(topic, payload):
                     if let plugin, let handle {
                         let onEvent = plugin.descriptor.on_event!
                         topic.withCString { topic in payload.withCString { onEvent(handle, topic, $0) } }
                     }
-                    link.answer(frame, .ok)
+                    link.answer(callID, .ok)
                 case .destroy:
                     if let plugin, let handle { plugin.descriptor.destroy!(handle) }
-                    link.answer(frame, .ok)
+                    link.answer(callID, .ok)
                     _exit(0)
                 }
             }
