@@ -16,7 +16,7 @@ struct FrameWriterTests {
         writer.store(u32: 0x0A0B_0C0D, at: 0)
         writer.store(byte: 0xCD, at: 4)
         #expect(writer.count == 14)
-        #expect(Array(writer.bytes) == [0x0D, 0x0C, 0x0B, 0x0A, 0xCD, 4, 3, 2, 1, 9, 8, 0xC3, 0xA9, 0x21])
+        #expect(writer.copied() == [0x0D, 0x0C, 0x0B, 0x0A, 0xCD, 4, 3, 2, 1, 9, 8, 0xC3, 0xA9, 0x21])
     }
 
     @Test("text of every length and kind is copied whole: small, native, and a substring's copy", arguments: [
@@ -26,7 +26,7 @@ struct FrameWriterTests {
     func textWhole(_ text: String) {
         let writer = FrameWriter()
         writer.append(utf8: text)
-        #expect(Array(writer.bytes) == Array(text.utf8))
+        #expect(writer.copied() == Array(text.utf8))
     }
 
     @Test("a frame larger than the memory kept grows it, keeps every byte, and removeAll lets the large memory go")
@@ -37,7 +37,7 @@ struct FrameWriterTests {
         writer.append(0)
         for chunk in stride(from: 0, to: large.count, by: 1000) { writer.append(Array(large[chunk..<min(chunk + 1000, large.count)])) }
         #expect(writer.count == large.count + 1)
-        #expect(Array(writer.bytes.dropFirst()) == large)
+        #expect(Array(writer.copied().dropFirst()) == large)
         #expect(writer.capacity > FrameWriter.keptBytes)
         writer.removeAll()
         #expect(writer.count == 0 && writer.capacity == kept)

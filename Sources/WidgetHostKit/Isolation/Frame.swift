@@ -93,7 +93,7 @@ public struct Frame: Equatable, Sendable {
     public func encoded() -> [UInt8] {
         let writer = FrameWriter()
         encode(into: writer)
-        return Array(writer.bytes)
+        return writer.copied()
     }
 
     /// Writes the frame over what `writer` holds (a socket reuses one

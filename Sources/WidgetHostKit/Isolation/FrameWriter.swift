@@ -19,8 +19,12 @@ final class FrameWriter {
 
     deinit { base.deallocate() }
 
-    /// What is written so far; valid until the next write.
+    /// What is written so far; valid until the next write, and only while
+    /// the writer is kept alive (`copied` for a copy that outlives it).
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// A copy of what is written so far.
+    func copied() -> [UInt8] { Array(bytes) }
 
     /// Starts over, keeping the memory unless a large frame grew it.
     func removeAll() {

@@ -50,10 +50,7 @@ public enum PluginHostChild {
         /// Every render's and query's output, one at a time: the memory is
         /// kept, not allocated and freed on every call.
         let output = OutputBuffer(limit: PluginInstance.maxRenderBytes)
-        /// The last render's parameters, and the JSON text ending in a NUL
-        /// the plugin read them as: a screen is mostly rendered again with
-        /// the same (none), and its text is then not made again.
-        var parameters: (value: JSONValue, text: [UInt8]) = (.null, [])
+        var parameters = ParameterText()
 
         init(path: String, link: ChildLink, refusal: String?) {
             self.path = path
@@ -73,17 +70,9 @@ public enum PluginHostChild {
                 case let .render(screen, params):
                     guard let plugin, let handle else { link.answer(callID, failed); continue }
                     output.reset()
-                    if params != parameters.value {
-                        parameters.text.removeAll(keepingCapacity: true)
-                        params.serialize(appendingTo: &parameters.text)
-                        parameters.text.append(0)
-                        parameters.value = params
-                    }
-                    let render = plugin.descriptor.render!
+                    let render = plugin.descriptor.render!, output = output
                     let status = screen.withCString { screen in
-                        parameters.text.withUnsafeBytes { text in
-                            output.withOutput { out in render(handle, screen, text.baseAddress!.assumingMemoryBound(to: CChar.self), out) }
-                        }
+                        parameters.with(params) { text in output.withOutput { out in render(handle, screen, text, out) } }
                     }
                     link.answer(callID, output: output, status: status)
                 case let .query(id):
