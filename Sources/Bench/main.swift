@@ -22,7 +22,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     widget-host-bench: measure the host's hot paths against their floors and peers.
 
     Usage: widget-host-bench [--quick] [--json] [--json-to FILE] [--instructions | --instructions-only | --dashboard-only | --serve-only
-                             | --isolation-only]
+                             | --isolation-only | --startup-only]
                              [--check FILE]
 
     Every figure is the median of repeated runs.
@@ -38,6 +38,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
                 median and p99; the dashboard page's weight)
       --isolation-only  only the isolation rows (an isolated call against a
                 socketpair ping-pong, interleaved; starting a child)
+      --startup-only  only the start-up rows (widget-host list and launch
+                --once, against a Swift hello world run in turn)
       --json    print the rows as JSON
       --json-to FILE  also write the rows as JSON to FILE, so that one run
                 gives the table for the docs and the report to keep
@@ -50,7 +52,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
     """)
     exit(0)
 }
-let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only", "--serve-only", "--isolation-only"]
+let flags = ["--quick", "--json", "--instructions", "--instructions-only", "--dashboard-only", "--serve-only", "--isolation-only",
+             "--startup-only"]
 var checkFile: String?, jsonFile: String?
 var index = 0
 while index < arguments.count {
@@ -81,6 +84,8 @@ do {
         rows += try serveBench(farm, effort)
     } else if arguments.contains("--isolation-only") {
         rows += try isolationBench(farm, effort)
+    } else if arguments.contains("--startup-only") {
+        rows += try startupBench(farm, effort)
     } else if !instructionsOnly {
         rows += try discoveryBench(farm, effort)
         rows += try loadBench(effort)
