@@ -33,12 +33,12 @@ struct FrameWriterTests {
     func growsAndLetsGo() {
         let writer = FrameWriter()
         let kept = writer.capacity
-        let large = (0..<(3 * FrameWriter.keptBytes)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let large = (0..<(3 * Frame.keptBytes)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         writer.append(0)
         for chunk in stride(from: 0, to: large.count, by: 1000) { writer.append(Array(large[chunk..<min(chunk + 1000, large.count)])) }
         #expect(writer.count == large.count + 1)
         #expect(Array(writer.copied().dropFirst()) == large)
-        #expect(writer.capacity > FrameWriter.keptBytes)
+        #expect(writer.capacity > Frame.keptBytes)
         writer.removeAll()
         #expect(writer.count == 0 && writer.capacity == kept)
         // A small frame's memory is kept from one frame to the next.

@@ -80,7 +80,7 @@ struct IsolationProtocolTests {
         let large = Frame(answer: .ok, id: 1, body: [UInt8](repeating: 7, count: 1 << 20))
         decoder.append(large.encoded())
         #expect(try decoder.next() == large)
-        #expect(decoder.storageBytes <= FrameDecoder.keptBytes)
+        #expect(decoder.storageBytes <= Frame.keptBytes)
     }
 
     @Test("an oversized frame is refused from its header, before its payload arrives")

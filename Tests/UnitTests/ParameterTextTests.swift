@@ -41,9 +41,9 @@ struct ParameterTextTests {
     @Test("large parameters' memory is let go when they change")
     func largeLetGo() {
         var text = ParameterText()
-        _ = Self.read(&text, ["big": .string(String(repeating: "y", count: 4 * ParameterText.keptBytes))])
-        #expect(text.capacity > ParameterText.keptBytes)
+        _ = Self.read(&text, ["big": .string(String(repeating: "y", count: 4 * Frame.keptBytes))])
+        #expect(text.capacity > Frame.keptBytes)
         #expect(Self.read(&text, [:]) == "{}")
-        #expect(text.capacity <= ParameterText.keptBytes)
+        #expect(text.capacity <= Frame.keptBytes)
     }
 }

@@ -89,6 +89,10 @@ public struct Frame: Equatable, Sendable {
     /// The most a payload may be, either way: a render, a config
     /// section, an http body or a value to store, with room to spare.
     public static let maxPayloadBytes = 16 << 20
+    /// Memory a large frame grew past this is let go once the frame is done
+    /// with: the decoder's room, a writer's, the child's parameter text.
+    /// Below it, memory is kept from one frame to the next.
+    static let keptBytes = 64 * 1024
 
     public func encoded() -> [UInt8] {
         let writer = FrameWriter()
@@ -123,7 +127,11 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// Whether this frame would be refused by the other side for its size.
-    public var isTooLarge: Bool { Self.isTooLarge(encoded: encoded().count) }
+    public var isTooLarge: Bool {
+        let writer = FrameWriter()
+        encode(into: writer)
+        return Self.isTooLarge(encoded: writer.count)
+    }
 
     /// The same, for a frame already encoded (sending encodes once).
     static func isTooLarge(encoded count: Int) -> Bool {
@@ -164,9 +172,6 @@ public struct FrameDecoder: Sendable {
 
     /// The most one read takes: a large frame arrives in several.
     static let readSize = 16 * 1024
-    /// Room grown past this by a large frame is let go once it is taken.
-    static let keptBytes = 64 * 1024
-
     public init(limit: Int = Frame.maxPayloadBytes) {
         self.limit = limit
     }
@@ -216,7 +221,7 @@ public struct FrameDecoder: Sendable {
         if start == end {
             // Everything read is taken, the usual case: nothing to move.
             (start, end) = (0, 0)
-            if storage.count > Self.keptBytes { storage = [] }
+            if storage.count > Frame.keptBytes { storage = [] }
         }
         return frame
     }

@@ -8,8 +8,6 @@ final class FrameWriter {
     @exclusivity(unchecked) private(set) var capacity: Int
     @exclusivity(unchecked) private(set) var count = 0
 
-    /// Memory grown past this by a large frame is let go by `removeAll`.
-    static let keptBytes = 64 * 1024
     private static let initialCapacity = 256
 
     init() {
@@ -26,10 +24,10 @@ final class FrameWriter {
     /// A copy of what is written so far.
     func copied() -> [UInt8] { Array(bytes) }
 
-    /// Starts over, keeping the memory unless a large frame grew it.
+    /// Starts over, keeping the memory unless a large frame grew it past `Frame.keptBytes`.
     func removeAll() {
         count = 0
-        if capacity > Self.keptBytes {
+        if capacity > Frame.keptBytes {
             base.deallocate()
             capacity = Self.initialCapacity
             base = .allocate(byteCount: capacity, alignment: 16)

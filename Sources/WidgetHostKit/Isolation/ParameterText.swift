@@ -8,13 +8,11 @@ struct ParameterText {
     private var value: JSONValue = .null
     private var text: [UInt8] = Array("null\0".utf8)
 
-    /// The text of parameters past this size is let go once they change.
-    static let keptBytes = 64 * 1024
-
     /// Runs `body` with `params` as NUL-terminated JSON text, valid only inside it.
     mutating func with<R>(_ params: JSONValue, _ body: (UnsafePointer<CChar>) -> R) -> R {
         if params != value {
-            if text.capacity > Self.keptBytes { text = [] } else { text.removeAll(keepingCapacity: true) }
+            // Large parameters' memory is let go once they change.
+            if text.capacity > Frame.keptBytes { text = [] } else { text.removeAll(keepingCapacity: true) }
             params.serialize(appendingTo: &text)
             text.append(0)
             value = params

@@ -70,6 +70,8 @@ public enum PluginHostChild {
                 case let .render(screen, params):
                     guard let plugin, let handle else { link.answer(callID, failed); continue }
                     output.reset()
+                    // `output` read through a local: inside the closure that mutates
+                    // `parameters`, reading it off `self` would overlap that access.
                     let render = plugin.descriptor.render!, output = output
                     let status = screen.withCString { screen in
                         parameters.with(params) { text in output.withOutput { out in render(handle, screen, text, out) } }
