@@ -253,6 +253,35 @@ struct IsolationProtocolTests {
         #expect(frame.call == call)
     }
 
+    @Test("a call repeated byte for byte reads back as itself, and one changed in any byte is read anew")
+    func repeatedCalls() throws {
+        let manifest: JSONValue = ["id": "org.example.x", "about": .string(String(repeating: "x", count: 2000))]
+        let calls: [ChildCall] = [
+            .render(screen: "main", params: [:]), .render(screen: "main", params: [:]),
+            .render(screen: "main", params: ["id": "B-1"]), .render(screen: "main", params: ["id": "B-2"]),
+            .render(screen: "mail", params: ["id": "B-2"]), .action("tap", value: nil), .render(screen: "main", params: [:]),
+            .load(manifest: manifest), .load(manifest: manifest), .create(manifest: manifest),
+        ]
+        var decoder = FrameDecoder()
+        for (id, call) in calls.enumerated() {
+            decoder.append(Frame(call: call, id: UInt32(id)).encoded())
+            let frame = try #require(try decoder.next())
+            #expect(frame.call == call && frame.id == UInt32(id))
+        }
+    }
+
+    @Test("a call's head that breaks the protocol is refused even right after the same head whole")
+    func repeatedCallBroken() throws {
+        let good = Frame(call: .render(screen: "main", params: [:]), id: 1).encoded()
+        var decoder = FrameDecoder()
+        decoder.append(good)
+        #expect(try decoder.next()?.call == .render(screen: "main", params: [:]))
+        var unknownCode = good
+        unknownCode[Frame.headerBytes + 4] = 99
+        decoder.append(unknownCode)
+        #expect(throws: FrameError.malformed("its head names an unknown call 99")) { try decoder.next() }
+    }
+
     @Test("a render's parameters travel as a JSON object, in the binary form of fields")
     func renderParamsAreAnObject() throws {
         let bytes = Frame(call: .render(screen: "detail", params: ["id": "B-1"]), id: 1).encoded()

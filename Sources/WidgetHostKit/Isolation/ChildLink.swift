@@ -20,17 +20,18 @@ final class ChildLink: @unchecked Sendable {
 
     private let socket: FrameSocket
     private let doorbell: Int32
+    /// Sends hold this lock, so that whether a frame is before the answer
+    /// on the stream, and so whether to ring, is decided in the stream's
+    /// order; and since it orders them, they encode into its writer, not
+    /// the socket's.
+    private let sending = Locked(FrameWriter())
     /// Whether a call is being served: from when it is taken to when its
-    /// answer is sent. Sends hold its lock, so that whether a frame is
-    /// before the answer on the stream, and so whether to ring, is decided
-    /// in the stream's order; and since that lock orders them, they encode
-    /// into its writer, not the socket's.
-    private let sending = Locked(Sending())
-
-    private struct Sending {
-        var serving = false
-        let writer = FrameWriter()
-    }
+    /// answer is sent. Only the main thread changes it. It turns false in
+    /// `sending`'s lock, with the answer; it turns true outside it, when a
+    /// call is taken, because a send that sees it false a moment too early
+    /// only rings a bell the host did not need (a send that took the lock
+    /// before the call was taken would ring all the same).
+    private let serving = AtomicCell<Bool>(false)
     /// Guards everything below; waiters sleep on it. It makes every access
     /// exclusive, so the dynamic checks a class's `var` pays on each access
     /// (several on every call) are left out.
@@ -63,7 +64,7 @@ final class ChildLink: @unchecked Sendable {
     /// The next call from the host, and the id its answer carries; blocks until one comes.
     func nextCall() -> (id: UInt32, call: ChildCall) {
         let call = waitFor { $0.calls.popFirst() }
-        sending.withLock { $0.serving = true }
+        serving.store(true, ordering: .releasing)
         return call
     }
 
@@ -77,14 +78,15 @@ final class ChildLink: @unchecked Sendable {
     /// larger than the socket holds waits for the host to read). An answer
     /// never rings: the calling thread reads up to it, and so every frame before it.
     private func sendAndRing(_ frame: Frame) -> FrameSocket.SendOutcome {
-        let (outcome, ring) = sending.withLock { sending in
-            let outcome = sending.serving ? socket.send(frame, through: sending.writer)
-                : socket.send(frame, through: sending.writer, whenFull: { self.ringDoorbell() })
+        let (outcome, ring) = sending.withLock { writer in
+            let serving = serving.load(ordering: .acquiring)
+            let outcome = serving ? socket.send(frame, through: writer)
+                : socket.send(frame, through: writer, whenFull: { self.ringDoorbell() })
             if frame.kind == .result {
-                sending.serving = false
+                self.serving.store(false, ordering: .releasing)
                 return (outcome, false)
             }
-            return (outcome, outcome == .sent && !sending.serving)
+            return (outcome, outcome == .sent && !serving)
         }
         if ring { ringDoorbell() }
         return outcome

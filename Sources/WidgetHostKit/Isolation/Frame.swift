@@ -1,3 +1,5 @@
+import Glibc
+
 /// One message between the host and an isolated plugin's process.
 ///
 /// On the wire: a 9-byte header (payload length as u32 little-endian, the
@@ -168,6 +170,7 @@ public struct FrameDecoder: Sendable {
     private var storage: [UInt8] = []
     private var start = 0
     private var end = 0
+    private var lastCall = RepeatedCall()
     public let limit: Int
 
     /// The most one read takes: a large frame arrives in several.
@@ -245,7 +248,7 @@ public struct FrameDecoder: Sendable {
             // A copy by memcpy; the slice's own initializer copies through the generic path.
             let id = Frame.u32(bytes, at: start + 5), body = headEnd == end ? [] : Array(UnsafeBufferPointer(rebasing: bytes[headEnd..<end]))
             let frame: Frame = switch kind {
-            case .call: Frame(call: try ChildCall(reading: &reader), id: id, body: body)
+            case .call: Frame(call: try lastCall.call(reading: &reader), id: id, body: body)
             case .result: Frame(answer: try CallAnswer(reading: &reader), id: id, body: body)
             case .hello, .service, .reply, .wake: Frame(kind, id: id, fields: try reader.fields(), body: body)
             }
@@ -255,6 +258,37 @@ public struct FrameDecoder: Sendable {
             self.start = end
             return frame
         }
+    }
+}
+
+/// The last call a child read, with its head's bytes. A host that renders
+/// a screen again sends the same head again (code, screen, parameters), and
+/// its call is then the one already read: no screen text made and checked,
+/// no parameters parsed. Only a call's head is pure data, so only calls are kept.
+private struct RepeatedCall {
+    private var head: [UInt8] = []
+    private var call: ChildCall?
+    /// Larger heads (a manifest at load) come once; keeping them would only copy them.
+    private static let largestKept = 1024
+
+    /// The call `reader` holds, all of its head: one kept is handed back
+    /// only for a head that was read whole and refused nothing.
+    mutating func call(reading reader: inout FrameFields.Reader) throws(FrameError) -> ChildCall {
+        let bytes = reader.bytes
+        if let call, bytes.count == head.count, let base = bytes.baseAddress,
+           head.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) {
+            reader.skipToEnd()
+            return call
+        }
+        call = nil
+        let read = try ChildCall(reading: &reader)
+        try reader.finish()
+        if bytes.count <= Self.largestKept {
+            head.removeAll(keepingCapacity: true)
+            head.append(contentsOf: bytes)
+            call = read
+        }
+        return read
     }
 }
 

@@ -64,6 +64,9 @@ enum FrameFields {
             return value
         }
 
+        /// Moves past every byte left, as if read.
+        mutating func skipToEnd() { index = bytes.count }
+
         /// Refuses bytes left over once the head is read.
         func finish() throws(FrameError) {
             guard index == bytes.count else { throw .malformed("its head has bytes after its end") }
