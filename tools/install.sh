@@ -4,6 +4,8 @@
 #   PREFIX/bin/widget-host
 #   PREFIX/share/widget-host/plugins/lib*Plugin.so
 #   PREFIX/share/widget-host/sdk/Sources/{PluginABI,PluginKit}
+# Only ~/.local (your $XDG_DATA_HOME) puts the widgets on the search path;
+# for another PREFIX it says how to add them.
 # BIN is the build's products directory (default: `swift build --show-bin-path`).
 set -eu
 prefix=${1:-"$HOME/.local"}
@@ -17,3 +19,11 @@ done
 rm -rf "$prefix/share/widget-host/sdk/Sources/PluginABI" "$prefix/share/widget-host/sdk/Sources/PluginKit"
 cp -R "$source/Sources/PluginABI" "$source/Sources/PluginKit" "$prefix/share/widget-host/sdk/Sources/"
 echo "installed widget-host in $prefix/bin (put it on PATH) and its SDK in $prefix/share/widget-host/sdk"
+# The host finds plugins under $XDG_DATA_HOME, not under any PREFIX: say so
+# rather than leave an install that lists no widgets.
+plugins=$(cd "$prefix/share/widget-host/plugins" && pwd -P)
+own=$(cd "${XDG_DATA_HOME:-$HOME/.local/share}/widget-host/plugins" 2>/dev/null && pwd -P || true)
+if [ "$plugins" != "$own" ]; then
+    echo "note: $plugins is not on widget-host's search path; add it with" \
+        "WIDGET_HOST_PLUGIN_PATH=$plugins (or --plugin-dir), or see 'widget-host help plugins'" >&2
+fi

@@ -176,8 +176,12 @@ struct NewCommandTests {
     func installedCopy() throws {
         let home = try Home()
         let prefix = home.root + "/prefix"
-        try OutOfTreeSwiftPluginTests.run(["/bin/sh", TestSupport.packageRoot + "/tools/install.sh", prefix],
-                                          environment: ["BIN": TestSupport.productsDirectory])
+        let installed = try ChildProcess.run(["/bin/sh", TestSupport.packageRoot + "/tools/install.sh", prefix], timeout: 120,
+                                             environment: ProcessInfo.processInfo.environment.merging(["BIN": TestSupport.productsDirectory]) { $1 })
+        #expect(installed.termination == .exited(0), "\(String(decoding: installed.standardError, as: UTF8.self))")
+        // Not ~/.local: the widgets are off the search path, and the script says how to add them.
+        #expect(String(decoding: installed.standardError, as: UTF8.self)
+            .contains("note: \(prefix)/share/widget-host/plugins is not on widget-host's search path; add it with WIDGET_HOST_PLUGIN_PATH="))
         let environment = ["HOME": home.root, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         let made = try ChildProcess.run([prefix + "/bin/widget-host", "new", "copied", "--c", "--dir", home.root + "/copied"],
                                         timeout: 60, environment: environment)
@@ -212,6 +216,10 @@ struct NewCommandTests {
         #expect(refused.stderr.contains("exists and is not empty"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: full) == ["notes.txt"])
         #expect(try home.run(["new", "--help"]).stdout.contains("Usage: widget-host new"))
+        // A path the user gave that holds no SDK is named as the reason, not a search never made.
+        let nowhere = try home.run(["new", "hello", "--dir", home.root + "/nowhere", "--sdk", home.root])
+        #expect(nowhere.status == 2 && nowhere.stderr.contains("--sdk \(home.root) is not a widget-host SDK"), "\(nowhere)")
+        #expect(!FileManager.default.fileExists(atPath: home.root + "/nowhere"))
     }
 
     @Test("a directory printed for a shell to copy is one quoted word")

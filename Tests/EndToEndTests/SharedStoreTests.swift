@@ -400,6 +400,11 @@ struct SharedStoreTests {
               ["store", "put", "app.k", "--file", "/dev/null", "-"],
               ["store", "put", "app.k", "notdash"],
               ["store", "put", "nogroup", "--file", "/dev/null"],
+              // Options that would change nothing: refused, not ignored.
+              ["store", "put", "app.k", "--file", "/dev/null", "--now", "2026-06-11T12:00:00+02:00"],
+              ["store", "get", "app.k", "--file", "/dev/null"],
+              ["store", "rm", "app.k", "--shift-dates", "2026-06-11T12:00:00+02:00"],
+              ["store", "list", "--lines"],
           ])
     func cliUsageErrors(arguments: [String]) throws {
         let home = try ServiceTestKit.temporaryDirectory("store-usage")

@@ -51,4 +51,30 @@ struct SourceStyleTests {
         #expect(found.isEmpty, "put the closure in a struct field instead:\n\(found.joined(separator: "\n"))")
         #expect(#"private let wake = Locked<(@Sendable () -> Void)?>(nil)"#.contains(bare), "the check no longer sees the pattern that leaked")
     }
+
+    @Test("no text in Sources, Plugins, Tests, docs or Examples is UTF-8 decoded twice or holds a C1 control (Checkout's help had one)")
+    func noDoublyEncodedText() throws {
+        let root = TestSupport.packageRoot
+        // U+00E2 U+20AC begins "…", "’" or "–" read as Windows-1252; U+00C3 and a Latin-1 character, "é" and its kin.
+        let garbled = try Regex(#"[\u{80}-\u{9F}\u{FFFD}]|\u{E2}\u{20AC}|\u{C3}[\u{80}-\u{BF}]"#)
+        var checked = 0
+        var found: [String] = []
+        for folder in ["Sources", "Plugins", "Tests", "docs", "Examples"] {
+            let enumerator = FileManager.default.enumerator(atPath: root + "/" + folder)
+            while let path = enumerator?.nextObject() as? String {
+                guard [".swift", ".json", ".md", ".c", ".h"].contains(where: path.hasSuffix),
+                      let text = try? String(contentsOfFile: root + "/" + folder + "/" + path, encoding: .utf8) else { continue }
+                checked += 1
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains(garbled) {
+                    found.append("\(folder)/\(path):\(index + 1)")
+                }
+            }
+        }
+        #expect(checked > 100, "found only \(checked) text files under \(root)")
+        #expect(found.isEmpty, "doubly encoded text or C1 controls:\n\(found.joined(separator: "\n"))")
+        // The bytes of "…" read as Latin-1, as the manifest had them, and as Windows-1252.
+        #expect("payments of \u{E2}\u{80}\u{A6}".contains(garbled) && "payments of \u{E2}\u{20AC}\u{A6}".contains(garbled))
+        #expect(!"payments of … in €, café".contains(garbled))
+    }
+
 }

@@ -20,7 +20,7 @@ enum LaunchCommand {
                           + "back pops, widget://... navigates"),
                   .flag("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
                   .wait("how long to wait for a loading widget before rendering (default \(Int(defaultWait)))"),
-                  .flag("--trace-events", "print every bus event on stderr as a line of JSON, as it is published")]
+                  .flag("--trace-events", "print every bus event on stderr as it is published: a line of `event` and the event as JSON")]
             + homeOptions,
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("launch needs a widget id or name") }

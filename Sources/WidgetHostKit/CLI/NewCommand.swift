@@ -31,6 +31,10 @@ enum NewCommand {
                 throw UsageError("the last part of '\(id)' must start with a letter to name a module")
             }
             guard let sdk = sdkPath(arguments.value("--sdk"), cli) else {
+                // A path the user gave is named: the search below it was never made.
+                if let given = arguments.value("--sdk").map({ "--sdk \($0)" }) ?? cli.environment["WIDGET_HOST_SDK"].map({ "WIDGET_HOST_SDK=\($0)" }) {
+                    throw UsageError("\(given) is not a widget-host SDK: it has no readable \(sdkHeader.dropFirst())")
+                }
                 throw UsageError("cannot find the widget-host SDK (a directory holding Sources/PluginABI and Sources/PluginKit): set "
                     + "WIDGET_HOST_SDK or pass --sdk PATH; an installed widget-host looks in ../share/widget-host/sdk beside its bin directory")
             }
@@ -73,8 +77,10 @@ enum NewCommand {
     /// (BIN/../share/widget-host/sdk), else the source tree above the
     /// executable (`.build/<triple>/debug/widget-host`); each recognised by
     /// its C headers.
+    static let sdkHeader = "/Sources/PluginABI/include/widget_host/widget_host.h"
+
     static func sdkPath(_ explicit: String?, _ cli: WidgetHostCLI) -> String? {
-        let header = "/Sources/PluginABI/include/widget_host/widget_host.h"
+        let header = sdkHeader
         if let given = explicit ?? cli.environment["WIDGET_HOST_SDK"] {
             return resolved(given).flatMap { access($0 + header, R_OK) == 0 ? $0 : nil }
         }

@@ -38,6 +38,12 @@ enum StoreCommand {
             }
             let allowed: Int = action == "put" ? 3 : action == "list" ? 1 : 2
             guard words.count <= allowed else { throw UsageError("unexpected argument '\(words[allowed])'") }
+            // An option that would change nothing is refused, not ignored: the user meant something by it.
+            let given = { (option: String) in arguments.has(option) || arguments.value(option) != nil }
+            if action != "put", let option = ["--file", "--lines", "--shift-dates", "--now"].first(where: given) {
+                throw UsageError("\(option) goes with store put, not store \(action)")
+            }
+            if given("--now") && !given("--shift-dates") { throw UsageError("--now goes with --shift-dates: the time the dates are moved toward") }
             do {
                 switch action {
                 case "put":

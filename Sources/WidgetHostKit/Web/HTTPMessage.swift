@@ -72,10 +72,15 @@ public enum HTTPResponse: Sendable {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 421: "Misdirected Request"
+        case 422: "Unprocessable Content"
         case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
         case 501: "Not Implemented"
+        case 502: "Bad Gateway"
         case 503: "Service Unavailable"
-        default: "Status"
+        // A status without a phrase here is a mistake (HTTPMessageTests finds
+        // every status the server sends); clients read the number, not this.
+        default: "Unknown"
         }
     }
 }
