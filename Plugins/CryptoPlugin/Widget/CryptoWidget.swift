@@ -20,19 +20,17 @@ final class CryptoWidget: Widget {
     private var feeds: [Feed: FeedState] = [:]
     /// The wake-up already asked of the clock, so each is asked once.
     private var wakeRequested: Int64?
-    /// The market price kept across restarts.
-    private let savedPrice: SavedPrice
-    /// The recent market prices the price screen charts, kept across restarts too.
-    private let history: PriceHistory
-    private var recentPrices: [Quote]
+    /// The market price kept across restarts, and the recent ones the price screen charts. Nil on the sample source: a
+    /// made-up price kept there would come back on a later run from the network, and through the contract to Ticker,
+    /// as the last real one; and a real one kept from earlier has no place among the samples.
+    private let savedPrice: SavedPrice?
+    private let history: PriceHistory?
+    private var recentPrices: [Quote] = []
 
     private static let allExchanges = Exchange.allCases.map(Feed.exchange)
 
     init(host: Host) {
         self.host = host
-        savedPrice = SavedPrice(host: host)
-        history = PriceHistory(host: host)
-        recentPrices = history.load()
         let section = host.configuration
         for key in CryptoConfiguration.unknownKeys(in: section) {
             host.log(.warning, "ignoring unknown configuration key \"\(key)\"; the keys are \(CryptoConfiguration.knownKeys.joined(separator: ", "))")
@@ -41,11 +39,17 @@ final class CryptoWidget: Widget {
         case let .success(configuration):
             self.configuration = configuration
             fetcher = PriceFetcher(source: PriceSources.resolve(host, configuration), host: host)
-            if let quote = savedPrice.load() { feeds[.market, default: FeedState()].restore(quote) }
+            savedPrice = configuration.sample ? nil : SavedPrice(host: host)
+            history = configuration.sample ? nil : PriceHistory(host: host)
+            if let quote = savedPrice?.load() { feeds[.market, default: FeedState()].restore(quote) }
+            recentPrices = history?.load() ?? []
         case let .failure(error):
             host.log(.error, error.reason)
             configuration = nil
             fetcher = nil
+            savedPrice = nil
+            history = PriceHistory(host: host)
+            recentPrices = history?.load() ?? []
             // No feed can work; each shows why instead of fetching.
             for feed in [Feed.market] + Self.allExchanges { feeds[feed, default: FeedState()].failure = error }
         }
@@ -166,11 +170,11 @@ final class CryptoWidget: Widget {
             let now = host.nowMilliseconds ?? 0
             feeds[delivery.feed, default: FeedState()].settle(delivery.result, at: now)
             if delivery.feed == .market, case .success = delivery.result, let quote = feeds[.market]?.lastGood {
-                do { try savedPrice.save(quote) } catch { host.log(.warning, "the last price was not kept for the next run: \(error)") }
+                do { try savedPrice?.save(quote) } catch { host.log(.warning, "the last price was not kept for the next run: \(error)") }
                 let recent = PriceHistory.appending(quote, to: recentPrices)
                 if recent != recentPrices {
                     recentPrices = recent
-                    do { try history.save(recent) } catch { host.log(.warning, "the recent prices were not kept for the next run: \(error)") }
+                    do { try history?.save(recent) } catch { host.log(.warning, "the recent prices were not kept for the next run: \(error)") }
                 }
             }
             let url = configuration?.endpoint(delivery.feed).url ?? "?"
