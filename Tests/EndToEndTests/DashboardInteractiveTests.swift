@@ -87,6 +87,23 @@ struct DashboardInteractiveTests {
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }
 
+    @Test("below 24 columns: the 'too narrow' message once and no card box, the keys still working; wider again, the cards are back")
+    func tooNarrow() throws {
+        let world = try DashboardWorld()
+        let terminal = try Self.start(world, columns: 20, rows: 30)
+        defer { terminal.kill() }
+        let narrow = try terminal.waitFor("the message") { $0.contains("least 24.") }
+        let lines = narrow.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines == ["Too narrow: 20", "columns; needs at", "least 24."], "\(narrow)")
+        try terminal.send("2")
+        try terminal.resize(columns: 50, rows: 30)
+        let wide = try terminal.waitFor("the cards, Crypto focused") { $0.contains("▶ 2 Crypto") && $0.contains("BTC $43,210.55") }
+        #expect(!wide.contains("Too narrow"), "\(wide)")
+        Self.expectNothingPastTheEdge(wide, width: 50)
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
+
     @Test("a crashing widget's card says it restarts, and restarts, while Trips still updates")
     func crashingWidget() throws {
         let world = try DashboardWorld()

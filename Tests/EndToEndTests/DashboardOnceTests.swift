@@ -75,6 +75,16 @@ struct DashboardOnceTests {
         #expect(stacked.stdout.split(separator: "\n").count == 4 * CardGrid.cellHeight, "\(stacked)")
     }
 
+    @Test("text below 24 columns: launch's 'too narrow' message, once, whatever the number of cards")
+    func tooNarrow() throws {
+        let world = try DashboardWorld()
+        let run = try world.run(["dashboard", "--once", "--wait", "20"] + world.arguments, ["COLUMNS": "20"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "Too narrow: 20\ncolumns; needs at\nleast 24.\n", "\(run.stdout)")
+        let launch = try world.run(["launch", "crypto", "--once", "--wait", "20"] + world.arguments, ["COLUMNS": "20"])
+        #expect(launch.stdout == run.stdout, "\(launch)")
+    }
+
     @Test("a widget that is not installed is a visible card saying so, and the exit status says a card could not render")
     func missingWidget() throws {
         let world = try DashboardWorld()

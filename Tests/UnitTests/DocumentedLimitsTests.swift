@@ -57,6 +57,7 @@ struct DocumentedLimitsTests {
         ("docs/services.md", "\(Bus.defaultQueueLimit) events are waiting for delivery"),
         ("docs/usage.md", "up to \(TerminalRenderer.maximumWidth)\ncolumns"),
         ("docs/usage.md", "Below \(TerminalRenderer.minimumWidth) columns"),
+        ("docs/dashboard.md", "Below \(TerminalRenderer.minimumWidth) columns no card fits"),
     ]
 
     @Test("each limit the manual states is the one the code enforces", arguments: statements.indices)

@@ -21,7 +21,8 @@ struct CardPainter {
         if lines.last == "" { lines.removeLast() }
         // A box as tall as its view: the rest of the card is blank below it,
         // the bottom border kept last so the card's extent reads at once.
-        if lines.count < height, lines.count >= 2 {
+        // Too narrow, the lines are the renderer's message, not a box.
+        if lines.count < height, lines.count >= 2, !renderer.tooNarrow {
             let bottom = lines.removeLast()
             let blank = renderer.symbols.vertical + String(repeating: " ", count: max(renderer.width - 2, 0)) + renderer.symbols.vertical
             lines += Array(repeating: blank, count: height - lines.count - 1) + [bottom]

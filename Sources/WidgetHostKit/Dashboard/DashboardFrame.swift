@@ -11,6 +11,12 @@ struct DashboardFrame {
         painter = CardPainter(color: color, ascii: ascii)
     }
 
+    /// No card box fits (each is as wide as the terminal below 40 columns):
+    /// the terminal says so instead, as `launch` does.
+    var tooNarrow: Bool { grid.width < TerminalRenderer.minimumWidth }
+
+    var narrowMessage: [String] { TerminalRenderer(width: grid.width, color: false).narrowMessage }
+
     /// The grid's height in lines.
     var height: Int { placements.map { $0.y + $0.height }.max() ?? 0 }
 
@@ -22,6 +28,7 @@ struct DashboardFrame {
 
     /// Every line of the grid, cards side by side, blank where no card is.
     func text(of dashboard: Dashboard, focus: Int?, now: Int64) -> [String] {
+        guard !tooNarrow else { return narrowMessage }
         var rows = Array(repeating: [(x: Int, text: String)](), count: height)
         for index in placements.indices {
             let place = placements[index]

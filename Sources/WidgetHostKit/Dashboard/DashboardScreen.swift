@@ -46,6 +46,8 @@ struct DashboardScreen {
     private var gridRows: Int { max(height - 1 - footerLines.count, 1) }
 
     private func visible(_ index: Int) -> Bool {
+        // Too narrow, no card shows: those woken meanwhile render when the terminal widens.
+        guard !frame.tooNarrow else { return false }
         let place = frame.placements[index]
         return place.y < scroll + gridRows && place.y + place.height > scroll
     }
@@ -61,6 +63,11 @@ struct DashboardScreen {
     /// Clears the terminal and draws everything.
     mutating func drawAll() {
         painted = [:]
+        guard !frame.tooNarrow else {
+            // Only the message, as `launch` shows it: a header or footer cut to the width would read as garbage.
+            write("\u{1B}[H\u{1B}[2J" + frame.narrowMessage.enumerated().map { line($0.offset + 1) + $0.element }.joined())
+            return
+        }
         var out = "\u{1B}[H\u{1B}[2J" + line(1) + header
         for index in dashboard.cards.indices where visible(index) { out += paint(index) }
         for (offset, text) in footerLines.enumerated() { out += line(height - footerLines.count + 1 + offset) + text }
@@ -76,6 +83,7 @@ struct DashboardScreen {
     /// The escape sequences that bring card `index` on screen up to date:
     /// only its lines that differ from what was drawn before.
     private mutating func paint(_ index: Int) -> String {
+        guard !frame.tooNarrow else { return "" }
         let place = frame.placements[index]
         let lines = frame.lines(of: dashboard, card: index, focused: index == focus, now: now)
         let before = painted[index] ?? []
@@ -136,7 +144,7 @@ struct DashboardScreen {
         case .enter: return .open(focus)
         case let .click(column, line):
             let y = line - 2 + scroll, x = column - 1
-            guard line >= 2, line - 2 < gridRows,
+            guard !frame.tooNarrow, line >= 2, line - 2 < gridRows,
                   let index = frame.placements.firstIndex(where: { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height })
             else { return .stay }
             move(to: index)
