@@ -64,6 +64,34 @@ struct DashboardSettingsTests {
         let card = try terminal.waitFor("Checkout's card for $300.00") { $0.contains("Order total: $300.00") && $0.contains("$75.00") }
         #expect(card.contains("▶ 1 Checkout"), "\(card)")
     }
+
+    @Test("after a saved edit of Crypto's settings, the focus is still on Crypto's card, and Enter opens Crypto")
+    func focusKeptAfterSave() throws {
+        let world = try DashboardWorld()
+        let path = world.home + "/dashboard-config.json"
+        try TestSupport.write(Array(Self.configuration.utf8), to: path)
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        let arguments = [TestSupport.widgetHost] + world.market.arguments + ["--now", DashboardWorld.now, "--config", path]
+        let terminal = try Tmux(arguments, environment: environment, settings: Tmux.Settings(columns: 120, rows: 40, attempts: 300, pollInterval: 100_000))
+        defer { terminal.kill() }
+        try terminal.waitFor("the cards") { $0.contains("▶ 1 Checkout") && $0.contains("BTC $43,210.55") }
+        try terminal.send("2")
+        try terminal.waitFor("▶ 2 Crypto")
+        try terminal.send("e")
+        let settings = try terminal.waitFor("Crypto's settings") { $0.contains("Crypto · settings") && $0.contains("b back") }
+        let number = try #require(settings.firstMatch(of: /\[(\d)\] refreshSeconds/)?.1, "\(settings)")
+        try terminal.send(String(number))
+        try terminal.waitFor("the prompt") { Self.promptLine($0) == "New value of refreshSeconds:" }
+        try terminal.send("60")
+        try terminal.press("Enter")
+        try terminal.waitFor("the saved value") { $0.contains("refreshSeconds: [60]") }
+        try terminal.send("b")
+        let back = try terminal.waitFor("the cards again") { $0.contains("configuration reloaded") && $0.contains("BTC $") }
+        #expect(back.contains("▶ 2 Crypto") && !back.contains("▶ 1 Checkout"), "\(back)")
+        try terminal.press("Enter")
+        try terminal.waitFor("Crypto full screen") { $0.contains("Bitcoin") && $0.contains("b back") && !$0.contains("PAYMENT SCHEDULE") }
+    }
 }
 
 /// The settings screen's model, without a terminal: what it lists, and an

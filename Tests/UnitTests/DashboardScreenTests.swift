@@ -3,7 +3,8 @@ import Testing
 @testable import TestSupport
 
 /// The dashboard's screen without a terminal: what it writes at a given
-/// size. The cards name widgets that are not installed, so nothing is loaded.
+/// size, and where the focus goes when a reload rebuilds the cards. The
+/// cards name widgets that are not installed, so nothing is loaded.
 @Suite("Dashboard screen")
 struct DashboardScreenTests {
     /// A dashboard of cards for `widgets`, in a session with no plugins.
@@ -53,5 +54,34 @@ struct DashboardScreenTests {
         // At the minimum, the cards are boxes again.
         let wide = DashboardFrame(dashboard: dashboard, width: 24, columns: nil, color: false).text(of: dashboard, focus: 0, now: 0)
         #expect(wide.count == 3 * CardGrid.cellHeight && wide[0].hasPrefix("┌─ ▶ 1 alpha"), "\(wide)")
+    }
+
+    @Test("a reload keeps the focus on the same card, by its widget, wherever it moved; a card gone leaves it at its place")
+    func focusAcrossReload() throws {
+        let output = Output()
+        var before = Self.screen(try Self.dashboard(["alpha", "beta", "gamma", "delta"]), columns: 120, output: output)
+        #expect(before.handle(.byte(UInt8(ascii: "2"))) == .stay && before.focus == 1)
+        // The same layout rebuilt, as saving a card's settings does.
+        var after = Self.screen(try Self.dashboard(["alpha", "beta", "gamma", "delta"]), columns: 120, output: output)
+        after.keepFocus(of: before)
+        #expect(after.focus == 1)
+        output.text = ""
+        after.renderVisible()
+        after.drawAll()
+        #expect(output.shown.contains("▶ 2 beta") && !output.shown.contains("▶ 1 alpha"), "\(output.shown)")
+        #expect(after.handle(.enter) == .open(1))
+        // Every card gone: no card to scroll to, as on a resize of a dashboard with none.
+        var empty = Self.screen(try Self.dashboard([]), columns: 120, output: output)
+        empty.keepFocus(of: after)
+        #expect(empty.focus == 0)
+
+        let old = ["alpha", "beta", "gamma", "beta"]
+        #expect(DashboardScreen.sameCard(1, of: old, in: ["gamma", "beta", "alpha"]) == 1, "moved")
+        #expect(DashboardScreen.sameCard(3, of: old, in: ["beta", "alpha", "beta"]) == 2, "the second card of the same widget")
+        #expect(DashboardScreen.sameCard(3, of: old, in: ["alpha", "beta"]) == 1, "fewer cards of that widget: its last")
+        #expect(DashboardScreen.sameCard(2, of: old, in: ["alpha", "beta", "delta", "beta"]) == 2, "gone: the same place")
+        #expect(DashboardScreen.sameCard(3, of: old, in: ["alpha", "gamma"]) == 1, "gone past the end: the last card")
+        #expect(DashboardScreen.sameCard(0, of: old, in: []) == 0)
+        #expect(DashboardScreen.sameCard(0, of: [], in: ["alpha"]) == 0)
     }
 }

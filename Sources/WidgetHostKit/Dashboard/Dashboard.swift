@@ -17,6 +17,10 @@ public final class Dashboard {
         /// The widget said it is still loading, so the stale view from the
         /// last run stands in; a script waits for the fresh one.
         var awaitingFresh = false
+
+        /// What the card shows, across a reload that rebuilds it: the widget
+        /// it resolved to, or the name the configuration gave it if none.
+        var identity: String { manifest?.id.value ?? spec.widget }
     }
 
     public let session: WidgetSession

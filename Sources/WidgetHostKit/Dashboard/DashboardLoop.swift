@@ -136,7 +136,9 @@ struct DashboardLoop {
             let clock = dashboard.session.runtime.resolve(HostClock.self)
             let next = Dashboard(session: dashboard.session, spec: spec, cache: CardCache(environment: cli.environment), clock: clock,
                                  replacingShipped: dashboard.replacingShipped)
+            let previous = screen
             screen = DashboardScreen(dashboard: next, environment: cli.environment, columns: spec.columns, footer: Self.footer)
+            screen.keepFocus(of: previous)
             screen.message = "configuration reloaded"
         } catch {
             screen.message = "\(error.description); keeping the last good layout"

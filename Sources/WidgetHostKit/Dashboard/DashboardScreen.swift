@@ -126,9 +126,30 @@ struct DashboardScreen {
 
     /// Scrolls so the card is in view whole (its top, if it is taller than the view).
     private mutating func reveal(_ index: Int) {
+        guard frame.placements.indices.contains(index) else { return }
         let place = frame.placements[index]
         if place.y + place.height > scroll + gridRows { scroll = place.y + place.height - gridRows }
         if place.y < scroll { scroll = place.y }
+    }
+
+    /// Focuses the card that had the focus on `previous`, the screen of the
+    /// layout this one replaces: a reload builds every card anew, and the
+    /// person who saved a card's settings is still at that card.
+    mutating func keepFocus(of previous: DashboardScreen) {
+        focus = Self.sameCard(previous.focus, of: previous.dashboard.cards.map(\.identity), in: dashboard.cards.map(\.identity))
+        reveal(focus)
+    }
+
+    /// Where card `index` of `old` is in `new`, both as card identities: the
+    /// same widget, at the same occurrence when it has several cards (its
+    /// last one if fewer remain). A card gone leaves the focus where it was,
+    /// on the last card if the grid shrank past it.
+    static func sameCard(_ index: Int, of old: [String], in new: [String]) -> Int {
+        let kept = min(index, max(new.count - 1, 0))
+        guard old.indices.contains(index) else { return kept }
+        let occurrence = old[..<index].filter { $0 == old[index] }.count
+        let matches = new.indices.filter { new[$0] == old[index] }
+        return matches.isEmpty ? kept : matches[min(occurrence, matches.count - 1)]
     }
 
     mutating func handle(_ key: DashboardKey) -> Action {
