@@ -178,4 +178,39 @@ struct WebPageTests {
         #expect(pushed.contains("AZ61") && pushed.contains(#""id":"screen""#) && pushed.contains("data-screen="), "\(pushed)")
         #expect(try served.get("/").status == 200, "the server is still up")
     }
+
+    /// The stylesheet of a `serve` started with `arguments` and the configuration `config`, which names no cards, so no widget runs.
+    static func servedStylesheet(_ arguments: [String], config: String) throws -> String {
+        let home = try TestSupport.makeTemporaryDirectory("serve-columns")
+        try TestSupport.write(Array(config.utf8), to: home + "/config.json")
+        let addressFile = home + "/address"
+        var process = try SpawnedProcess.start(
+            [TestSupport.widgetHost, "serve", "--port", "0", "--address-file", addressFile, "--config", home + "/config.json"] + arguments,
+            environment: SpawnedProcess.hostEnvironment(home: home))
+        defer {
+            process.kill(SIGKILL)
+            _ = process.wait()
+        }
+        var address: String?
+        for _ in 0..<1200 where address == nil {   // up to 60 s on a loaded machine
+            address = try? String(contentsOfFile: addressFile, encoding: .utf8)
+            if address == nil { usleep(50_000) }
+        }
+        let text = try #require(address, "serve wrote no address in 60 s")
+        let url = try #require(URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let port = try #require(url.port), secret = try #require(url.queryItems?.first { $0.name == WebGate.parameter }?.value)
+        let response = try RawHTTPClient.exchange(port: port, "GET /app.css HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(WebGate.cookie)=\(secret)\r\n\r\n")
+        #expect(response.status == 200)
+        return response.body
+    }
+
+    @Test("--columns, else the configuration's dashboard.columns, sets the served grid's most columns")
+    func columnsReachThePage() throws {
+        let grid = { (columns: Int) in "minmax(max(14rem, (100% - \(columns - 1)rem) / \(columns)), 1fr)" }
+        let configured = #"{"dashboard": {"cards": [], "columns": 3}}"#
+        #expect(try Self.servedStylesheet([], config: configured).contains(grid(3)))
+        let overridden = try Self.servedStylesheet(["--columns", "1"], config: configured)
+        #expect(overridden.contains(grid(1)) && !overridden.contains(grid(3)))
+        #expect(!(try Self.servedStylesheet([], config: #"{"dashboard": {"cards": []}}"#)).contains("minmax(max("))
+    }
 }

@@ -6,8 +6,22 @@ enum DashboardCommand {
         .flag("--once", "render every card once and exit, even on a terminal"),
         .value("--format", "text|json", "with --once: the grid as text (default), or each card as JSON", completion: .words(["text", "json"])),
         .wait("with --once: how long to wait for loading cards (default 15)"),
-        .value("--columns", "N", "at most N grid columns (fewer when the terminal is narrow)"),
+        columns,
     ] + LaunchCommand.homeOptions.filter { $0.name != LaunchCommand.list.name }
+
+    /// `--columns`, which `serve` takes too: one declaration and one check, so the two cannot come to disagree.
+    static let columns = Option.value("--columns", "N", "at most N grid columns, \(DashboardSpec.columnRange.lowerBound) to "
+                                      + "\(DashboardSpec.columnRange.upperBound) (fewer when the terminal or window is narrow)")
+
+    static func columnCount(_ arguments: Arguments) throws(UsageError) -> Int? {
+        let range = DashboardSpec.columnRange
+        return try arguments.value(columns.name).map { (text) throws(UsageError) -> Int in
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError("\(columns.name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return number
+        }
+    }
 
     static let command = Command(
         name: "dashboard",
@@ -21,10 +35,7 @@ enum DashboardCommand {
     static func run(_ cli: WidgetHostCLI, _ arguments: Arguments) throws -> Int32 {
         let format = try ScreenFormat(rawValue: arguments.value("--format") ?? "text").orThrow(UsageError("--format takes text or json"))
         let wait = try LaunchCommand.seconds(arguments.value("--wait"), default: 15)
-        let columns = try arguments.value("--columns").map { (text) throws(UsageError) -> Int in
-            guard let number = Int(text), (1...12).contains(number) else { throw UsageError("--columns takes a number from 1 to 12, not '\(text)'") }
-            return number
-        }
+        let columns = try columnCount(arguments)
         let runtime = try cli.runtime(arguments)
         let config = runtime.resolve(HostConfig.self)
         let report = cli.scan(arguments, config: config)

@@ -24,8 +24,9 @@ enum DashboardConfig {
         for (key, _) in members where !keys.contains(key) { throw unknown(key, in: "dashboard", known: keys) }
         var spec = DashboardSpec.everyWidget(manifests)
         if let columns = section["columns"] {
-            guard let number = columns.int64, (1...12).contains(number) else {
-                throw Invalid(description: "dashboard.columns must be a number from 1 to 12", word: "columns")
+            let range = DashboardSpec.columnRange
+            guard let number = columns.int64, range.contains(Int(clamping: number)) else {
+                throw Invalid(description: "dashboard.columns must be a number from \(range.lowerBound) to \(range.upperBound)", word: "columns")
             }
             spec.columns = Int(number)
         }

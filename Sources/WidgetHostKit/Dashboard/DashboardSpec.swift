@@ -22,6 +22,8 @@ public struct DashboardSpec: Equatable, Sendable {
     public var cards: [Card]
     /// At most this many grid columns (fewer when the terminal is narrow).
     public var columns: Int?
+    /// What `columns` may be, from the configuration or `--columns`.
+    public static let columnRange = 1...12
 
     public init(cards: [Card], columns: Int? = nil) {
         self.cards = cards

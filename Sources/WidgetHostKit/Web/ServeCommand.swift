@@ -8,7 +8,7 @@ enum ServeCommand {
         .value("--port", "N", "the port (default 8787; 0 picks a free one)"),
         .flag("--open", "open the address in the user's browser (xdg-open)"),
         .value("--address-file", "PATH", "also write the address (with its secret) to PATH, for scripts"),
-        .value("--columns", "N", "at most N grid columns"),
+        DashboardCommand.columns,
     ] + LaunchCommand.homeOptions
 
     static let command = Command(
@@ -29,6 +29,7 @@ enum ServeCommand {
             guard let number = Int(text), (0...65535).contains(number) else { throw UsageError("--port takes a number from 0 to 65535, not '\(text)'") }
             return number
         } ?? 8787
+        let columns = try DashboardCommand.columnCount(arguments)
         var probe = in_addr()
         guard inet_pton(AF_INET, bind, &probe) == 1 else { throw UsageError("--bind takes an IPv4 address such as 127.0.0.1, not '\(bind)'") }
         guard let secret = WebGate.randomSecret() else {
@@ -41,7 +42,7 @@ enum ServeCommand {
         let settings = try cli.isolationSettings(arguments, config: config)
         let usable = report.plugins.filter { $0.status == .ok && $0.manifest != nil }
         var spec = try DashboardConfig.spec(config, manifests: usable.compactMap(\.manifest))
-        if let columns = arguments.value("--columns").flatMap(Int.init) { spec.columns = columns }
+        spec.columns = columns ?? spec.columns
         let launcher = DashboardIsolation(cli: cli, settings: settings, spec: spec, plugins: usable).launcher
         let session = WidgetSession(runtime: runtime, plugins: report.plugins, launcher: launcher)
         let dashboard = Dashboard(session: session, spec: spec, cache: CardCache(environment: cli.environment), clock: runtime.resolve(HostClock.self),
@@ -56,7 +57,7 @@ enum ServeCommand {
             return ExitStatus.failure
         }
         let host = "\(bind):\(server.port)"
-        let app = WebApp(dashboard: dashboard, gate: WebGate(secret: secret, host: host))
+        let app = WebApp(dashboard: dashboard, gate: WebGate(secret: secret, host: host), columns: spec.columns)
         app.withDashboard {
             session.settleEvents()
             dashboard.cards.indices.forEach(dashboard.render)

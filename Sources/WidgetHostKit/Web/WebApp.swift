@@ -8,14 +8,17 @@ final class WebApp: @unchecked Sendable {
     let gate: WebGate
     let events = EventHub()
     let images: ImageProxy
+    /// The stylesheet, which holds the grid to the dashboard's column count.
+    let css: String
     private let lock = Condition()
     /// The HTML last sent for each screen an open page shows (under `lock`).
     private var shownScreens: [String: String] = [:]
 
-    init(dashboard: Dashboard, gate: WebGate, images: ImageProxy = ImageProxy()) {
+    init(dashboard: Dashboard, gate: WebGate, columns: Int? = nil, images: ImageProxy = ImageProxy()) {
         self.dashboard = dashboard
         self.gate = gate
         self.images = images
+        css = WebAssets.css(columns: columns)
     }
 
     func withDashboard<T>(_ body: () -> T) -> T {
@@ -28,7 +31,7 @@ final class WebApp: @unchecked Sendable {
         if case let .refuse(response) = gate.check(request) { return response }
         switch (request.method, request.path) {
         case ("GET", "/"), ("HEAD", "/"): return page(title: "Widgets", body: withDashboard { dashboardHTML() })
-        case ("GET", "/app.css"), ("HEAD", "/app.css"): return asset(WebAssets.css, type: "text/css")
+        case ("GET", "/app.css"), ("HEAD", "/app.css"): return asset(css, type: "text/css")
         case ("GET", "/app.js"), ("HEAD", "/app.js"): return asset(WebAssets.javascript, type: "text/javascript")
         case ("GET", "/events"):
             let screen = request.query.map(HTTPRequest.form)?.first { $0.0 == "screen" }?.1

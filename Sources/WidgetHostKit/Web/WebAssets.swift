@@ -39,6 +39,17 @@ enum WebAssets {
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         """
 
+    /// The stylesheet for a grid of at most `columns` columns; nil lets as many fit as the window allows.
+    static func css(columns: Int?) -> String {
+        guard let columns else { return css }
+        // A column is at least a card's 14rem and at least an Nth of the row less the 1rem gaps, so no more than N fit, and fewer
+        // when the window is narrow, as on a terminal.
+        var rule = "\n.grid { grid-template-columns: repeat(auto-fill, minmax(max(14rem, (100% - \(columns - 1)rem) / \(columns)), 1fr)); }"
+        // A card two columns wide in a one-column grid would add the second column back.
+        if columns == 1 { rule += "\n.size-medium, .size-large { grid-column: auto; }" }
+        return css + rule
+    }
+
     /// Swaps in a card's (or the open screen's) new HTML when the server says its widget changed:
     /// no polling, no reload; the live region tells screen readers. A picture
     /// the host refused to fetch becomes its alt text.
