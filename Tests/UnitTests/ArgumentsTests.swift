@@ -263,6 +263,21 @@ struct WidgetHostCLITests {
         }
     }
 
+    @Test("--list is the home screen's alone: launch, serve and dashboard refuse it instead of ignoring it")
+    func listIsTheHomeScreensOption() throws {
+        // A bad --bind too: a serve that let --list through stops there instead of serving.
+        for words in [["launch", "crypto", "--list", "--once"], ["serve", "--list", "--bind", "nowhere"], ["dashboard", "--list"]] {
+            let outcome = try InProcessCLI.run(words)
+            #expect(outcome.status == ExitStatus.usage, "\(words)")
+            #expect(outcome.err == "widget-host: unknown option --list\nTry 'widget-host \(words[0]) --help' for more.\n", "\(words)")
+            let command = try #require(WidgetHostCLI.commands.first { $0.name == words[0] })
+            #expect(!command.usage.contains("--list") && !command.helpText.contains("--list"), "\(words[0])")
+        }
+        let home = try InProcessCLI.run(["--list"])
+        #expect(home.status == ExitStatus.success, "\(home.err)")
+        #expect(home.err == "")
+    }
+
     @Test func infoOnAnUnknownPlugin() throws {
         let outcome = try InProcessCLI.run(["info", "nothing"])
         #expect(outcome.status == 1)

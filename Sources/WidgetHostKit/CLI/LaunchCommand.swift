@@ -21,16 +21,20 @@ enum LaunchCommand {
                   .flag("--status", "print the widget's answer to the status query as JSON instead of its screen (after --actions)"),
                   .wait("how long to wait for a loading widget before rendering (default \(Int(defaultWait)))"),
                   .flag("--trace-events", "print every bus event on stderr as it is published: a line of `event` and the event as JSON")]
-            + homeOptions,
+            + sessionOptions,
         run: { cli, arguments in
             guard let name = arguments.positionals.first else { throw UsageError("launch needs a widget id or name") }
             return try launch(cli, arguments, target: try target(name, screen: arguments.value("--screen")))
         }
     )
 
+    /// What launch, dashboard, serve and the home screen share: the clock, where plugins run, the configuration and the search
+    /// path. `--list` is not among them: only the home screen has a list to open instead of the dashboard, and a command that
+    /// took it would ignore it.
+    static let sessionOptions: [Option] = [.now("the clock's starting time, such as 2026-05-01T09:30:00Z"), .isolate, .allowWeakSandbox]
+        + Option.configuration + Option.search
     /// `widget-host [OPTIONS]`: the home screen takes the options that make sense without a widget.
-    static let homeOptions: [Option] = [.now("the clock's starting time, such as 2026-05-01T09:30:00Z"), .isolate, .allowWeakSandbox]
-        + Option.configuration + Option.search + [list]
+    static let homeOptions: [Option] = sessionOptions + [list]
     /// The home screen before the dashboard: the widgets as a list.
     static let list = Option.flag("--list", "open the list of widgets (the home screen before the dashboard) instead of the dashboard")
     static let homeSpec = Option.spec(homeOptions, operands: 0)

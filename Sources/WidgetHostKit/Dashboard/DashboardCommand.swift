@@ -7,7 +7,7 @@ enum DashboardCommand {
         .value("--format", "text|json", "with --once: the grid as text (default), or each card as JSON", completion: .words(["text", "json"])),
         .wait("with --once: how long to wait for loading cards (default 15)"),
         columns,
-    ] + LaunchCommand.homeOptions.filter { $0.name != LaunchCommand.list.name }
+    ] + LaunchCommand.sessionOptions
 
     /// `--columns`, which `serve` takes too: one declaration and one check, so the two cannot come to disagree.
     static let columns = Option.value("--columns", "N", "at most N grid columns, \(DashboardSpec.columnRange.lowerBound) to "

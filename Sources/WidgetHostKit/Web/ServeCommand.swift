@@ -9,7 +9,7 @@ enum ServeCommand {
         .flag("--open", "open the address in the user's browser (xdg-open)"),
         .value("--address-file", "PATH", "also write the address (with its secret) to PATH, for scripts"),
         DashboardCommand.columns,
-    ] + LaunchCommand.homeOptions
+    ] + LaunchCommand.sessionOptions
 
     static let command = Command(
         name: "serve",
