@@ -95,6 +95,10 @@ struct HostConfigTests {
               ("{\"plugins\": {\"checkout\": {\"a\": 1}, \"crypto\": 5}}", "the section for \"crypto\" must be a JSON object"),
               ("{\"plugins\": {\"checkout\": [\"a\"]}}", "the section for \"checkout\" must be a JSON object"),
               ("{\"plugins\": {\"checkout\": null}}", "the section for \"checkout\" must be a JSON object"),
+              ("{\"host\": 5}", "\"host\" must be an object of the host's settings"),
+              ("{\"host\": {\"isolation\": \"sometimes\"}}", "host.isolation must be \"never\" or \"always\", not \"sometimes\""),
+              ("{\"host\": {\"deadlines\": {\"load\": 0}}}", "host.deadlines.load must be a number from"),
+              ("{\"host\": {\"limits\": {\"disk\": 1}}}", "host.limits has no limit \"disk\""),
               ("", "line 1, column 1"),
               ("{\"plugins\": {}} trailing", "line 1, column 17"),
           ])
@@ -102,6 +106,25 @@ struct HostConfigTests {
         let path = try file(text)
         let error = #expect(throws: ConfigError.self) { try HostConfig.load(path: path, required: false) }
         #expect(error?.message.contains(message) == true, "message: \(error?.message ?? "")")
+    }
+
+    @Test("a bad host section is the same error at every command that reads the configuration, from --config or the default file",
+          arguments: [["list"], ["list", "--json"], ["timeline", "trips"], ["launch", "crypto", "--once"], ["dashboard", "--once"],
+                      ["serve", "--port", "0"], ["config", "list"], ["--list"]])
+    func badHostAtEveryCommand(words: [String]) throws {
+        let directory = try ServiceTestKit.temporaryDirectory("config")
+        let path = directory + "/widget-host/config.json"
+        try TestSupport.makeDirectory(directory + "/widget-host")
+        try TestSupport.write(Array(#"{"host": {"isolation": "sometimes", "deadlines": {"load": 0}}}"#.utf8), to: path)
+        // config adds that it left the file as it is; nothing else is said before or after.
+        let error = "widget-host: configuration \(path): host.isolation must be \"never\" or \"always\", not \"sometimes\""
+        let ending = words.first == "config" ? "; the file was left as it is\n" : "\n"
+        let named = try InProcessCLI.run(words + ["--config", path])
+        #expect(named.status == ExitStatus.failure)
+        #expect(named.err == error + ending)
+        let byDefault = try InProcessCLI.run(words, extraEnvironment: ["XDG_CONFIG_HOME": directory])
+        #expect(byDefault.status == ExitStatus.failure)
+        #expect(byDefault.err == error + ending)
     }
 
     @Test("a file without a plugins object is valid and gives empty sections")

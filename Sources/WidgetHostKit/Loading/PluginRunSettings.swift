@@ -127,6 +127,8 @@ public struct PluginRunSettings: Sendable, Equatable {
 }
 
 public struct PluginRunSettingsError: Error, Equatable, CustomStringConvertible {
-    public let description: String
-    init(_ message: String) { description = "configuration: " + message }
+    /// What is wrong, naming the key: a file's ConfigError puts its path before it.
+    public let message: String
+    public var description: String { "configuration: " + message }
+    init(_ message: String) { self.message = message }
 }

@@ -69,6 +69,12 @@ public struct HostConfig: Sendable, Equatable {
                 throw ConfigError(path: path, message: "the section for \"\(bad.0)\" must be a JSON object")
             }
         }
+        if let host = root["host"] {
+            guard host.isObject else { throw ConfigError(path: path, message: "\"host\" must be an object of the host's settings") }
+            // Checked where every command reads the file, not where a command happens to run plugins: list, timeline and
+            // config would otherwise pass a bad value without a word, and launch would report it only after scanning.
+            do { _ = try PluginRunSettings(config: HostConfig(root: root)) } catch { throw ConfigError(path: path, message: error.message) }
+        }
         return HostConfig(root: root)
     }
 
