@@ -82,6 +82,23 @@ struct DocumentedLimitsTests {
                 "configuration.md's example lists other keys, or another order, than the defaults")
     }
 
+    @Test("configuration.md names the commands that read the configuration: those that take --config, and not the validator's")
+    func configurationReaders() throws {
+        func flat(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let text = flat(try Self.page("docs/configuration.md"))
+        let readers = WidgetHostCLI.commands.filter { $0.options.contains { $0.name == Option.config.name } }.map(\.name)
+        let listed = try #require(text.components(separatedBy: "at every command that reads the configuration (").dropFirst().first?
+            .components(separatedBy: ")").first)
+        let named = listed.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(Set(named) == Set(readers), "configuration.md lists \(named); the commands that take --config: \(readers)")
+        // The validator's commands give every call their own timeout, host.deadlines.load included, whatever the file says.
+        let validating = ["validate", "info", "install"]
+        #expect(readers.allSatisfy { !validating.contains($0) })
+        #expect(text.contains("`validate`, `info` and `install` read no configuration"))
+        #expect(text.contains("`--timeout` (default \(Int(ValidateCommand.defaultTimeout)) seconds; `install` has no option and takes "
+                              + "\(Int(ValidateCommand.defaultTimeout)))"))
+    }
+
     @Test("no page states a render limit other than the enforced one")
     func noStaleRenderLimit() throws {
         let pages = ["README.md", "docs/isolation.md", "docs/view-description.md", "docs/abi.md", "docs/writing-plugins.md"]
