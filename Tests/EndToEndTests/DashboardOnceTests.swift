@@ -31,6 +31,16 @@ struct DashboardOnceTests {
         #expect(trips.contains("Next: outbound flight IB3436 MAD → CDG") && trips.contains("in 22 h 05 min"), "\(trips)")
     }
 
+    @Test("Checkout's card abbreviates each due date's month as its locale does, not by its first letters", arguments: [
+        ("en_US", ["Jun 23", "Jul 7", "Jul 21"]), ("en_GB", ["23 Jun", "7 Jul", "21 Jul"]), ("fr_CA", ["23 juin", "7 juil.", "21 juil."]),
+    ])
+    func checkoutCardDates(locale: String, dates: [String]) throws {
+        let world = try DashboardWorld()
+        let (_, cards) = try world.once(["--set", "checkout.locale=" + locale])
+        let checkout = DashboardWorld.texts(cards["org.widgethost.checkout"])
+        #expect(dates.allSatisfy(checkout.contains), "\(checkout)")
+    }
+
     @Test("every widget isolated, with --now: each card renders its live content, Trips its next step by the clock --now sets")
     func everyWidgetIsolated() throws {
         let world = try DashboardWorld()

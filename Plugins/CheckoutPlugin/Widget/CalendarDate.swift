@@ -55,8 +55,22 @@ struct CalendarDate: Equatable, Sendable {
         }
     }
 
+    /// The day and month alone, for a card, with the month abbreviated as
+    /// the locale does: `Jun 14`, `14 Jun`, `14 juin`, `14 juil.` (a name's
+    /// first letters are no abbreviation: "Janu", "juil" without its point).
+    func short(in locale: CheckoutLocale) -> String {
+        switch locale {
+        case .en_US, .en_CA: "\(Self.englishShortMonths[month - 1]) \(day)"
+        case .en_AU, .en_GB, .en_NZ: "\(day) \(Self.englishShortMonths[month - 1])"
+        case .fr_CA: "\(day) \(Self.frenchShortMonths[month - 1])"
+        }
+    }
+
     private static let englishMonths = ["January", "February", "March", "April", "May", "June", "July", "August",
                                         "September", "October", "November", "December"]
     private static let frenchMonths = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
                                        "septembre", "octobre", "novembre", "décembre"]
+    private static let englishShortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let frenchShortMonths = ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août",
+                                            "sept.", "oct.", "nov.", "déc."]
 }

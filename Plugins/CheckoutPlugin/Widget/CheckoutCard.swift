@@ -40,14 +40,3 @@ enum CheckoutCard {
         return "\(issue.code.rawValue): \(issue.message)"
     }
 }
-
-extension CalendarDate {
-    /// The day and month alone, for a card: `Jun 14`, `14 Jun`, `14 juin`.
-    func short(in locale: CheckoutLocale) -> String {
-        let full = long(in: locale)
-        switch locale {
-        case .en_US, .en_CA: return String(full.prefix(3)) + " \(day)"
-        default: return full.split(separator: " ").prefix(2).map { String($0.prefix(4)) }.joined(separator: " ")
-        }
-    }
-}
