@@ -137,6 +137,26 @@ struct ConfigCommandTests {
         #expect((try FileManager.default.attributesOfItem(atPath: dotfiles + "/config.json")[.posixPermissions] as? Int) == 0o640)
     }
 
+    @Test("several config set at once on one file: the lock around each read-modify-write keeps every value")
+    func concurrentSets() throws {
+        let home = try Home()
+        try home.write(#"{"plugins": {}}"#)
+        let sets = [["crypto", "refreshSeconds", "60"], ["crypto", "timeoutSeconds", "7"], ["crypto", "maxResponseBytes", "1000"],
+                    ["crypto", "priceFormat", "kraken"], ["crypto", "source", "sample"], ["checkout", "locale", "fr_CA"],
+                    ["checkout", "currencyCode", "CAD"], ["checkout", "amount", "12.50"]]
+        let environment = SpawnedProcess.hostEnvironment(home: try TestSupport.makeTemporaryDirectory("config-home"),
+                                                         ["XDG_CONFIG_HOME": home.directory])
+        // Started before any is waited for, so their reads and writes overlap.
+        var writers = try sets.map { try SpawnedProcess.start([TestSupport.widgetHost, "config", "set"] + $0, environment: environment) }
+        for index in writers.indices { #expect(writers[index].wait() == .exited(0), "\(sets[index])") }
+        // Compared key by key: the order the writers took their turns in is not fixed.
+        let plugins = try home.json["plugins"]
+        for words in sets {
+            let value = words[2].first?.isNumber == true && !words[2].contains(".") ? JSONValue.number(words[2]) : .string(words[2])
+            #expect(plugins?[words[0]]?[words[1]] == value, "\(words) lost:\n\(home.text)")
+        }
+    }
+
     @Test("a short name two plugins answer to is refused (#23); the full id is written under its own section")
     func ambiguousShortName() throws {
         let directory = try TestSupport.makeTemporaryDirectory("config-impostor")

@@ -58,6 +58,7 @@ struct DocumentedLimitsTests {
         ("docs/usage.md", "up to \(TerminalRenderer.maximumWidth)\ncolumns"),
         ("docs/usage.md", "Below \(TerminalRenderer.minimumWidth) columns"),
         ("docs/dashboard.md", "Below \(TerminalRenderer.minimumWidth) columns no card fits"),
+        ("docs/configuration.md", "waits more than \(ConfigFile.lockWait.formatted1) seconds fails, the file left as it is"),
     ]
 
     @Test("each limit the manual states is the one the code enforces", arguments: statements.indices)

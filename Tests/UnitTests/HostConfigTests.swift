@@ -189,4 +189,33 @@ struct HostConfigTests {
         #expect(error?.description.contains("PLUGIN.KEY=VALUE") == true)
         #expect(config == .empty)
     }
+
+    // MARK: Writing
+
+    @Test("a writer waits a bounded time for the lock another holds, then fails clearly and leaves the file; released, it writes")
+    func heldLock() throws {
+        let path = try file(#"{"plugins": {"crypto": {"refreshSeconds": 45}}}"#)
+        let before = try TestSupport.readBytes(path)
+        // A descriptor of its own conflicts with update's, as another process's would.
+        let holder = open(FileSystem.directory(of: path), O_RDONLY | O_DIRECTORY)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        let start = Clock.now
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigFile.update(path, wait: 0.3) { file in
+                file.set("refreshSeconds", to: 60, section: "crypto")
+                return true
+            }
+        }
+        #expect(Clock.now - start >= 0.3)
+        #expect(error?.description.contains("another process is changing it") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("within 0.3 seconds; the file was left as it is") == true, "\(String(describing: error))")
+        #expect(try TestSupport.readBytes(path) == before)
+
+        close(holder)
+        #expect(try ConfigFile.update(path, wait: 0.3) { file in
+            file.set("refreshSeconds", to: 60, section: "crypto")
+            return true
+        })
+        #expect(try ConfigFile.open(path).root["plugins"]?["crypto"]?["refreshSeconds"] == 60)
+    }
 }

@@ -30,7 +30,7 @@ enum ConfigCommand {
             throw UsageError("config \(action) takes \(usage)")
         }
         let path = arguments.value("--config") ?? HostConfig.defaultPath(cli.environment)
-        var file: ConfigFile
+        let file: ConfigFile
         do { file = try ConfigFile.open(path) } catch {
             cli.console.error("\(error); the file was left as it is")
             return 1
@@ -62,19 +62,20 @@ enum ConfigCommand {
                 if manifest.settings == nil {
                     cli.console.error("warning: \(SettingsCheck.widget(manifest)) declares no settings, so \(key) = \(value.serialized) was not checked")
                 }
-                file.set(key, to: value, section: file.sectionName(for: manifest, among: manifests))
-                try file.save()
+                try ConfigFile.update(path) { file in
+                    file.set(key, to: value, section: file.sectionName(for: manifest, among: manifests))
+                    return true
+                }
             default:
                 let manifest = try widget(words[1])
                 _ = try ConfigFile.declared(manifest, words[2])
                 let sections = [manifest.id.value, manifest.id.shortName].filter {
                     $0 == manifest.id.value || PluginNames.resolve($0, among: manifests) == .found(manifest.id)
                 }
-                if !file.unset(words[2], sections: sections) {
+                if try !ConfigFile.update(path, { $0.unset(words[2], sections: sections) }) {
                     cli.console.error("\(SettingsCheck.widget(manifest)): \(words[2]) was not set in \(path)")
                     return 0
                 }
-                try file.save()
             }
         } catch let refusal as ConfigRefusal {
             cli.console.error("config: \(refusal.description)")

@@ -5,6 +5,8 @@ import Glibc
 /// left as it is), one key changed in the plugin's section, the rest kept
 /// (every other value, and the order of keys), then written to a temporary
 /// file beside it and renamed over it, so no reader ever sees half a file.
+/// Every change goes through `update`, which holds a lock across the read
+/// and the write, so two writers at once cannot lose each other's change.
 struct ConfigFile {
     let path: String
     private(set) var root: JSONValue
@@ -79,21 +81,56 @@ struct ConfigFile {
         return removed
     }
 
-    /// Writes the file: a temporary one in the same directory, synced, then
-    /// renamed over the target (the file a symbolic link points to, so a
-    /// linked dotfile stays linked), with the old file's permissions or 0600
-    /// (a section may hold an API key).
-    func save() throws(ConfigError) {
-        var target = path
-        if let real = realpath(path, nil) {
-            target = String(cString: real)
-            free(real)
-        }
-        var status = stat()
-        let mode = stat(target, &status) == 0 ? status.st_mode & 0o7777 : 0o600
-        do { try FileSystem.makeDirectories(FileSystem.directory(of: target), mode: 0o700) } catch {
+    /// How long a writer waits for another one to finish with the file.
+    static let lockWait = 5.0
+
+    /// Reads the file, lets `change` edit it and writes it when `change`
+    /// says it changed; whether it did. The rename replaces the file's inode,
+    /// so the lock is taken on its directory: a directory is never replaced,
+    /// and flock ends with the process, so a writer that dies leaves nothing
+    /// behind. A holder that stays longer than `wait` seconds gets an error,
+    /// the file left as it is, rather than a command that hangs.
+    @discardableResult
+    static func update(_ path: String, wait: Double = lockWait, _ change: (inout ConfigFile) -> Bool) throws(ConfigError) -> Bool {
+        let directory = FileSystem.directory(of: target(path))
+        do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
             throw ConfigError(path: path, message: "cannot create its directory: \(error)")
         }
+        let lock = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else { throw ConfigError(path: path, message: "cannot open its directory to lock it: \(SystemError(code: errno))") }
+        defer { Glibc.close(lock) }
+        let deadline = Clock.now + wait
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                throw ConfigError(path: path, message: "cannot lock its directory: \(SystemError(code: code)); the file was left as it is")
+            }
+            guard Clock.now < deadline else {
+                throw ConfigError(path: path, message: "another process is changing it (it holds the lock on the file's directory) "
+                                      + "and did not finish within \(wait.formatted1) seconds; the file was left as it is, try again")
+            }
+            usleep(20_000)
+        }
+        var file = try open(path)
+        guard change(&file) else { return false }
+        try file.save()
+        return true
+    }
+
+    /// The file a write replaces: the one a symbolic link points to, so a linked dotfile stays linked.
+    private static func target(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Writes the file: a temporary one in the same directory, synced, then
+    /// renamed over the target, with the old file's permissions or 0600
+    /// (a section may hold an API key).
+    private func save() throws(ConfigError) {
+        let target = Self.target(path)
+        var status = stat()
+        let mode = stat(target, &status) == 0 ? status.st_mode & 0o7777 : 0o600
         let temporary = "\(target).\(getpid()).tmp"
         let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw ConfigError(path: path, message: "cannot write \(temporary): \(SystemError(code: errno))") }

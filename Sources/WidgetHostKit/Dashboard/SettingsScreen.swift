@@ -35,9 +35,10 @@ struct SettingsScreen {
     /// value leaves the file byte for byte.
     func set(_ key: String, text: String) throws -> String {
         let value = try ConfigFile.checkedValue(text, key: key, of: manifest)
-        var file = try ConfigFile.open(path)
-        file.set(key, to: value, section: file.sectionName(for: manifest, among: manifests))
-        try file.save()
+        try ConfigFile.update(path) { file in
+            file.set(key, to: value, section: file.sectionName(for: manifest, among: manifests))
+            return true
+        }
         return "\(key) is now \(Self.text(value))"
     }
 
