@@ -104,6 +104,25 @@ struct DashboardInteractiveTests {
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }
 
+    @Test("back from full screen, a card whose widget changed there (a new amount, which asks for no render) shows the change at once")
+    func changedFullScreen() throws {
+        let world = try DashboardWorld()
+        let terminal = try Self.start(world)
+        defer { terminal.kill() }
+        try terminal.waitFor("Checkout's card") { $0.contains("▶ 1 Checkout") && $0.contains("Order total: $250.00") }
+        try terminal.press("Enter")
+        try terminal.waitFor("Checkout full screen") { $0.contains("PAYMENT SCHEDULE") && $0.contains("b back") }
+        try terminal.send("1")
+        try terminal.send("400.00")
+        try terminal.press("Enter")
+        try terminal.waitFor("the new amount full screen") { $0.contains("Order total: $400.00") && $0.contains("$100.00") }
+        try terminal.send("b")
+        let back = try terminal.waitFor("the card showing the new amount") { $0.contains("▶ 1 Checkout") && $0.contains("Order total: $400.00") }
+        #expect(!back.contains("$62.50") && !back.contains("stale"), "\(back)")
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
+
     @Test("a crashing widget's card says it restarts, and restarts, while Trips still updates")
     func crashingWidget() throws {
         let world = try DashboardWorld()

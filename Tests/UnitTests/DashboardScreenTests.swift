@@ -84,4 +84,41 @@ struct DashboardScreenTests {
         #expect(DashboardScreen.sameCard(0, of: old, in: []) == 0)
         #expect(DashboardScreen.sameCard(0, of: [], in: ["alpha"]) == 0)
     }
+
+    /// A widget whose amount an action sets, as Checkout's does: it asks for
+    /// no render, as the full-screen view draws after every key anyway.
+    private final class Amount: WidgetInstance, @unchecked Sendable {
+        var amount = "120.00"
+        func render(screen: String, params: JSONValue) throws(WidgetCallError) -> [UInt8] {
+            Array(#"{"view": 1, "root": {"kind": "text", "text": "Order total: \#(amount)"}}"#.utf8)
+        }
+        func handle(action: String, value: String?) throws(WidgetCallError) { amount = value ?? amount }
+        func query(_ id: String) throws(WidgetCallError) -> [UInt8] { Array("{}".utf8) }
+        func pump() -> Int { 0 }
+        func onWake(_ handler: @escaping @Sendable () -> Void) {}
+    }
+
+    @Test("back from full screen, a card whose widget an action changed there (asking for no render) shows the change at once")
+    func changedFullScreen() throws {
+        let widget = Amount()
+        let manifest = try Manifest(json: ManifestTests.minimal(["screens": [["id": "main", "actions": ["update"]]]]))
+        let runtime = HostRuntime(storeDirectory: try TestSupport.makeTemporaryDirectory("dashboard-screen"))
+        let session = WidgetSession(runtime: runtime, plugins: [PluginCandidate(path: "/nowhere/widget.so", manifest: manifest, status: .ok)]) { _, _ in
+            widget
+        }
+        let dashboard = Dashboard(session: session, spec: DashboardSpec(cards: [.init(widget: manifest.id.value)]), cache: nil,
+                                  clock: runtime.resolve(HostClock.self))
+        let output = Output()
+        var screen = Self.screen(dashboard, columns: 120, output: output)
+        screen.renderVisible()
+        screen.drawAll()
+        #expect(output.shown.contains("Order total: 120.00"), "\(output.shown)")
+        // What the full-screen view does with a typed amount, as DashboardLoop.open opens it.
+        try session.open(NavigationTarget(plugin: manifest.id.value, screen: nil))
+        try session.perform(.action("update", value: "400.00"))
+        output.text = ""
+        screen.shownAgain()
+        screen.update(woken: dashboard.wokenCards(), due: dashboard.dueCards())
+        #expect(output.shown.contains("Order total: 400.00") && !output.shown.contains("120.00"), "\(output.shown)")
+    }
 }

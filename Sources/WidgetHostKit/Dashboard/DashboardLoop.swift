@@ -152,8 +152,7 @@ struct DashboardLoop {
         let result = loop.runInDashboard()
         calls.enabled = true
         guard result.back else { return result.status }
-        screen.renderVisible()
-        screen.drawAll()
+        screen.shownAgain()
         return nil
     }
 }

@@ -60,6 +60,16 @@ struct DashboardScreen {
         }
     }
 
+    /// Back from a widget full screen (or the list): any card's widget may
+    /// have changed there without asking to be drawn (an action changes its
+    /// state, and the full-screen view draws after every key), so every card
+    /// renders again as it shows, as one woken out of view does.
+    mutating func shownAgain() {
+        waiting = Set(dashboard.cards.indices)
+        renderVisible()
+        drawAll()
+    }
+
     /// Clears the terminal and draws everything.
     mutating func drawAll() {
         painted = [:]
