@@ -123,6 +123,29 @@ struct DashboardInteractiveTests {
         try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
     }
 
+    @Test("narrow with the last card focused (scrolled to it), then wide again: every card shows, not only the focused one's row")
+    func wideAfterScrolled() throws {
+        let world = try DashboardWorld()
+        let terminal = try Self.start(world)
+        defer { terminal.kill() }
+        let all = ["1 Checkout", "2 Crypto", "3 My Trips", "4 Ticker"]
+        try terminal.waitFor("the four cards") { screen in all.allSatisfy(screen.contains) && screen.contains("BTC $43,210.55") }
+        try terminal.send("4")
+        try terminal.waitFor("▶ 4 Ticker")
+        for (narrow, wide) in [(30, 120), (90, 200)] {
+            try terminal.resize(columns: 120, rows: 40)
+            try terminal.resize(columns: narrow, rows: 20)
+            try terminal.waitFor("Ticker alone at \(narrow) columns") { $0.contains("▶ 4 Ticker") && !$0.contains("1 Checkout") }
+            try terminal.resize(columns: wide, rows: 40)
+            let screen = try terminal.waitFor("every card at \(wide) columns") { screen in
+                all.allSatisfy(screen.contains) && screen.contains("Order total: $250.00") && screen.contains("▶ 4 Ticker")
+            }
+            Self.expectNothingPastTheEdge(screen, width: wide)
+        }
+        try terminal.send("q")
+        try terminal.waitFor("the program to exit") { _ in try terminal.exited() }
+    }
+
     @Test("a crashing widget's card says it restarts, and restarts, while Trips still updates")
     func crashingWidget() throws {
         let world = try DashboardWorld()

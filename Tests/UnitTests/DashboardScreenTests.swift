@@ -121,4 +121,24 @@ struct DashboardScreenTests {
         screen.update(woken: dashboard.wokenCards(), due: dashboard.dueCards())
         #expect(output.shown.contains("Order total: 400.00") && !output.shown.contains("120.00"), "\(output.shown)")
     }
+
+    @Test("after a resize every card that fits shows, the focused one too: a scroll kept from a narrow, taller layout hides none of a wide one")
+    func scrollAcrossResize() throws {
+        let output = Output()
+        var screen = Self.screen(try Self.dashboard(["alpha", "beta", "gamma", "delta"]), columns: 120, output: output)
+        #expect(screen.handle(.byte(UInt8(ascii: "4"))) == .stay)
+        for (narrow, wide) in [(30, 120), (90, 200)] {
+            output.text = ""
+            screen.environment["COLUMNS"] = "\(narrow)"
+            screen.environment["LINES"] = "20"
+            screen.update(woken: [], due: [])
+            // One card a row: scrolled down to the focused last one.
+            #expect(output.shown.contains("▶ 4 delta") && !output.shown.contains("1 alpha"), "\(narrow) columns: \(output.shown)")
+            output.text = ""
+            screen.environment["COLUMNS"] = "\(wide)"
+            screen.environment["LINES"] = "40"
+            screen.update(woken: [], due: [])
+            #expect(["1 alpha", "2 beta", "3 gamma", "▶ 4 delta"].allSatisfy(output.shown.contains), "\(wide) columns: \(output.shown)")
+        }
+    }
 }

@@ -6,7 +6,8 @@ struct DashboardScreen {
     enum Action: Equatable { case stay, quit(Int32), open(Int), list, settings(Int) }
 
     let dashboard: Dashboard
-    let environment: [String: String]
+    /// Read again on every wake-up, for `COLUMNS` and `LINES`; a test resizes through it.
+    var environment: [String: String]
     let columns: Int?
     let footer: String
     var focus = 0
@@ -137,6 +138,8 @@ struct DashboardScreen {
     /// Scrolls so the card is in view whole (its top, if it is taller than the view).
     private mutating func reveal(_ index: Int) {
         guard frame.placements.indices.contains(index) else { return }
+        // A scroll kept from another layout (a narrow one, taller) would leave the view short of cards this one has room for.
+        scroll = min(scroll, max((frame.placements.map { $0.y + $0.height }.max() ?? 0) - gridRows, 0))
         let place = frame.placements[index]
         if place.y + place.height > scroll + gridRows { scroll = place.y + place.height - gridRows }
         if place.y < scroll { scroll = place.y }
