@@ -186,6 +186,11 @@ public final class WidgetSession {
             return try refresh()
         case let .action(action, value):
             guard let entry = current else { throw SessionError(description: "no screen is open") }
+            // The C ABI takes both as NUL-terminated text: the plugin would read up to the NUL and take that for all of it.
+            if action.utf8.contains(0) || value?.utf8.contains(0) == true {
+                throw SessionError(description: "refused action '\(action.replacing("\0", with: "\\0"))': "
+                    + "its \(action.utf8.contains(0) ? "id" : "value") holds a NUL byte, which a plugin cannot be given")
+            }
             // The host's one check of actions, for every plugin: an undeclared one never reaches it.
             if let manifest = manifest(entry.plugin), let refusal = DeclaredActions.refusal(of: action, for: manifest) {
                 runtime.resolve(HostLog.self).log(.warning, entry.plugin.value, "refused \(refusal)")
