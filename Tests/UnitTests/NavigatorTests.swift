@@ -133,9 +133,11 @@ struct NavigatorTests {
         ("nav.push", ["plugin": ""], "needs \"plugin\" or \"link\""),
         ("nav.push", ["screen": "summary"], "needs \"plugin\" or \"link\""),
         ("nav.push", "just a string", "needs \"plugin\" or \"link\""),
+        ("nav.push", ["link": "widget://trips/detail?widget-host.size=large"], "the parameter 'widget-host.size' is the host's to set"),
+        ("nav.replace", ["plugin": "trips", "params": ["id": "7", "widget-host.other": "x"]], "the parameter 'widget-host.other' is the host's"),
     ]
 
-    @Test("an unknown plugin or screen publishes nav.error and leaves the stack unchanged", arguments: refusals)
+    @Test("an unknown plugin or screen, or a reserved parameter, publishes nav.error and leaves the stack unchanged", arguments: refusals)
     func refusedRequest(topic: String, payload: JSONValue, reason: String) throws {
         let nav = try NavigationHarness.standard()
         try nav.send("nav.push", ["plugin": "checkout", "screen": "pay"])
@@ -197,6 +199,23 @@ struct NavigatorTests {
         #expect(entry == NavigationEntry(plugin: try PluginID("org.widgethost.trips"), screen: "detail", params: ["id": "7"]))
         #expect(throws: NavigationError.self) { try nav.navigator.resolve(NavigationTarget(plugin: "trips", screen: "pay")) }
         #expect(throws: NavigationError.self) { try nav.navigator.resolve(NavigationTarget(plugin: "x", screen: nil)) }
+    }
+
+    @Test("a person's --screen, deep link or served address naming a widget-host. parameter is refused as the host's, whatever the screen")
+    func reservedParameters() throws {
+        let nav = try NavigationHarness.standard()
+        let refusal = NavigationError("the parameter 'widget-host.size' is the host's to set: names starting widget-host. are reserved")
+        let targets = [
+            try LaunchCommand.target("trips", screen: "detail?id=7&widget-host.size=large"),
+            try LaunchCommand.target("widget://trips?widget-host.size=small", screen: nil),
+            try #require(HTMLWriter.target(path: "/w/trips/detail", query: "id=7&widget-host.size=medium")),
+            try NavigationTarget(link: "widget://trips/detail?widget-host.size=large"),
+        ]
+        for target in targets {
+            #expect(throws: refusal, "\(target.link)") { try nav.navigator.resolve(target) }
+        }
+        // Only the host's prefix: a plugin's own parameter that merely mentions it is the plugin's.
+        #expect(try nav.navigator.resolve(NavigationTarget(plugin: "trips", screen: "detail", params: [("x.widget-host.size", "1")])).screen == "detail")
     }
 }
 

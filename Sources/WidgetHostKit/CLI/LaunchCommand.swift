@@ -61,7 +61,9 @@ enum LaunchCommand {
             guard let manifest = usablePlugin(cli, named: target.plugin, in: report.plugins) else { return 1 }
             do { try session.open(NavigationTarget(plugin: manifest.id.value, screen: target.screen, params: target.params)) } catch {
                 let screens = manifest.screens.map(\.id)
-                let hint = Suggestions.closest(to: target.screen ?? "", among: screens, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
+                // A screen that exists was refused for its parameters: naming screens would not help.
+                let hint = screens.contains(target.screen ?? screens[0]) ? ""
+                    : Suggestions.closest(to: target.screen ?? "", among: screens, limit: 3).map { ". Did you mean: \($0.joined(separator: ", "))?" }
                     ?? ". Its screens: \(screens.joined(separator: ", "))"
                 cli.console.error("\(error)\(hint)")
                 return ExitStatus.failure

@@ -101,6 +101,11 @@ public final class Navigator: Sendable {
         guard manifest.screens.contains(where: { $0.id == screen }) else {
             throw NavigationError("\(manifest.id) has no screen '\(screen)'")
         }
+        // Every way to a screen (--screen, a link, a served address, a plugin's nav.push) comes here: a reserved
+        // name such as widget-host.size would have the plugin draw the host's card instead of the screen asked for.
+        if let reserved = target.params.first(where: { $0.0.hasPrefix(DeclaredActions.hostPrefix) }) {
+            throw NavigationError("the parameter '\(reserved.0)' is the host's to set: names starting \(DeclaredActions.hostPrefix) are reserved")
+        }
         return NavigationEntry(plugin: manifest.id, screen: screen, params: .object(target.params.map { ($0.0, .string($0.1)) }))
     }
 
