@@ -115,6 +115,30 @@ struct IsolationQuarantineTests {
         #expect(reasons[plugins[0]] == (try store.quarantineReason(path: plugins[0])))
     }
 
+    @Test("quarantine list agrees with list: once the file changes, the record shows released, not quarantined")
+    func quarantineListAgreesWithList() throws {
+        let directory = try TestSupport.makeTemporaryDirectory("quarantine-command")
+        let plugin = directory + "/plugin.so"
+        try TestSupport.write(Array("first version".utf8), to: plugin)
+        let environment = ["XDG_STATE_HOME": directory + "/state"]
+        let store = QuarantineStore(environment: environment)
+        for at in 0..<3 { try store.recordCrash(path: plugin, pluginID: "org.example.x", reason: "SIGSEGV during render", at: Int64(at)) }
+        func listed() throws -> (status: String?, reason: String?, text: String, held: Bool) {
+            let json = try InProcessCLI.run(["quarantine", "list", "--json"], extraEnvironment: environment)
+            let text = try InProcessCLI.run(["quarantine", "list"], extraEnvironment: environment)
+            let entry = try JSONParser.parse(json.out).array?.first
+            return (entry?["status"]?.string, entry?["reason"]?.string, text.out, try !store.quarantineReasons(paths: [plugin]).isEmpty)
+        }
+        let before = try listed()
+        #expect(before.held && before.status == "quarantined" && before.reason?.contains("runs again when its file changes") == true)
+        #expect(before.text.contains("org.example.x  quarantined"), "\(before.text)")
+        try TestSupport.write(Array("second, longer version".utf8), to: plugin)
+        let after = try listed()
+        #expect(!after.held, "list lets it run")
+        #expect(after.status == "released" && after.reason == "its file changed since, so it runs again and these crashes no longer count")
+        #expect(after.text.contains("org.example.x  released") && !after.text.contains("quarantined"), "\(after.text)")
+    }
+
     @Test("a damaged quarantine file is an error for the whole list, not a guess")
     func listingDamagedFile() throws {
         let directory = try TestSupport.makeTemporaryDirectory("quarantine-damaged")

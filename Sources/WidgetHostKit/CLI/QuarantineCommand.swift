@@ -50,8 +50,8 @@ enum QuarantineCommand {
     static func json(_ entry: QuarantineStore.Entry) -> JSONValue {
         [
             "id": .string(entry.pluginID), "path": .string(entry.path),
-            "status": .string(entry.quarantined == nil ? "watched" : "quarantined"),
-            "reason": .optional(entry.quarantineReason),
+            "status": .string(status(entry)),
+            "reason": .optional(entry.holds ? entry.quarantineReason : released),
             "crashes": .array(entry.crashes.map { ["at": .int($0.at), "reason": .string($0.reason)] }),
         ]
     }
@@ -60,11 +60,18 @@ enum QuarantineCommand {
         guard !entries.isEmpty else { return "No plugin has crashed recently.\n" }
         var rows = [["ID", "STATUS", "CRASHES", "LAST", "PATH"]]
         for entry in entries {
-            rows.append([entry.pluginID, entry.quarantined == nil ? "watched" : "quarantined", String(entry.crashes.count),
-                         entry.crashes.last?.reason ?? "-", entry.path])
+            rows.append([entry.pluginID, status(entry), String(entry.crashes.count), entry.crashes.last?.reason ?? "-", entry.path])
         }
-        return TextTable(rows: rows).render()
+        let note = entries.contains { !$0.holds } ? "released: \(released)\n" : ""
+        return TextTable(rows: rows).render() + note
     }
+
+    /// The record of a file changed since no longer holds: `list` shows that plugin ok and it runs, so it is not shown quarantined here.
+    static func status(_ entry: QuarantineStore.Entry) -> String {
+        !entry.holds ? "released" : entry.quarantined == nil ? "watched" : "quarantined"
+    }
+
+    static let released = "its file changed since, so it runs again and these crashes no longer count"
 }
 
 extension ListCommand {

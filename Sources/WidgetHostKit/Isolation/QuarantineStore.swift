@@ -56,6 +56,10 @@ public struct QuarantineStore: Sendable {
         /// When and why it was quarantined; nil while it is not.
         public var quarantined: Crash?
 
+        /// Whether the record still holds: a file changed since (rebuilt, replaced, touched) is let run, and its
+        /// crashes no longer count. The one rule that `list`, `info`, a launch and `quarantine list` all apply.
+        public var holds: Bool { file == FileStamp(path: path) }
+
         /// The words `list`, `info` and a refused launch show.
         public var quarantineReason: String? {
             quarantined.map { QuarantineStore.refusal + "it stopped \(QuarantineStore.crashLimit) times in 5 minutes (last: \($0.reason)); "
@@ -108,7 +112,7 @@ public struct QuarantineStore: Sendable {
     /// there now; a changed file has no record.
     public func current(path: String) throws(Failure) -> Entry? {
         let path = Self.canonical(path)
-        guard let entry = try load().first(where: { $0.path == path }), entry.file == FileStamp(path: path) else { return nil }
+        guard let entry = try load().first(where: { $0.path == path }), entry.holds else { return nil }
         return entry
     }
 
@@ -135,7 +139,7 @@ public struct QuarantineStore: Sendable {
         var reasons: [String: String] = [:]
         for path in paths {
             let canonical = Self.canonical(path)
-            guard let entry = held[canonical], entry.file == FileStamp(path: canonical) else { continue }
+            guard let entry = held[canonical], entry.holds else { continue }
             reasons[path] = entry.quarantineReason
         }
         return reasons
