@@ -121,6 +121,10 @@ struct ConfigCommandTests {
     @Test("no file yet: set creates it (0600); a linked file stays linked, and keeps its permissions")
     func fileKinds() throws {
         let home = try Home()
+        // No file and no directory: an unset has nothing to remove, and makes nothing.
+        let unset = try home.config(["unset", "crypto", "refreshSeconds"])
+        #expect(unset.status == 0 && unset.stderr.contains("refreshSeconds was not set"), "\(unset)")
+        #expect(!FileManager.default.fileExists(atPath: home.directory + "/widget-host"))
         #expect(try home.config(["set", "crypto", "refreshSeconds", "60"]).status == 0)
         #expect(try home.json == ["plugins": ["crypto": ["refreshSeconds": 60]]])
         let attributes = try FileManager.default.attributesOfItem(atPath: home.path)

@@ -50,6 +50,11 @@ struct DashboardScreenTests {
         #expect(screen.handle(.click(column: 2, line: 2)) == .stay)
         #expect(screen.handle(.enter) == .open(1))
         #expect(output.text.isEmpty, "\(output.text)")
+        // What the footer would say (a reload, a failed open) is shown below the message, not dropped.
+        screen.message = "configuration reloaded"
+        screen.drawAll()
+        #expect(output.shown.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == Self.narrow + ["configuration", "reloaded"],
+                "\(output.text)")
 
         // At the minimum, the cards are boxes again.
         let wide = DashboardFrame(dashboard: dashboard, width: 24, columns: nil, color: false).text(of: dashboard, focus: 0, now: 0)

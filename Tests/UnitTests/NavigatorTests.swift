@@ -217,6 +217,18 @@ struct NavigatorTests {
         // Only the host's prefix: a plugin's own parameter that merely mentions it is the plugin's.
         #expect(try nav.navigator.resolve(NavigationTarget(plugin: "trips", screen: "detail", params: [("x.widget-host.size", "1")])).screen == "detail")
     }
+
+    @Test("a parameter given twice is refused, however it came: an isolated widget's process took the object it made for a broken protocol")
+    func repeatedParameters() throws {
+        let nav = try NavigationHarness.standard()
+        let refusal = NavigationError("the parameter 'id' is given twice; give each parameter once")
+        for target in [try #require(HTMLWriter.target(path: "/w/trips/detail", query: "id=1&id=2")),
+                       try NavigationTarget(link: "widget://trips/detail?id=1&x=0&id=1"),
+                       try LaunchCommand.target("trips", screen: "detail?id=7&id=8")] {
+            #expect(throws: refusal, "\(target.link)") { try nav.navigator.resolve(target) }
+        }
+        #expect(try nav.navigator.resolve(NavigationTarget(link: "widget://trips/detail?id=1&x=1")).params == ["id": "1", "x": "1"])
+    }
 }
 
 @Suite("Deep links")

@@ -93,8 +93,14 @@ struct ConfigFile {
     @discardableResult
     static func update(_ path: String, wait: Double = lockWait, _ change: (inout ConfigFile) -> Bool) throws(ConfigError) -> Bool {
         let directory = FileSystem.directory(of: target(path))
-        do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
-            throw ConfigError(path: path, message: "cannot create its directory: \(error)")
+        if access(directory.isEmpty ? "." : directory, F_OK) != 0 {
+            // No directory, so no file: a change that writes nothing (an unset of
+            // what was never set) must not leave a directory behind, nor fail to make one.
+            var nothing = try open(path)
+            guard change(&nothing) else { return false }
+            do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
+                throw ConfigError(path: path, message: "cannot create its directory: \(error)")
+            }
         }
         let lock = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else { throw ConfigError(path: path, message: "cannot open its directory to lock it: \(SystemError(code: errno))") }

@@ -75,8 +75,10 @@ struct DashboardScreen {
     mutating func drawAll() {
         painted = [:]
         guard !frame.tooNarrow else {
-            // Only the message, as `launch` shows it: a header or footer cut to the width would read as garbage.
-            write("\u{1B}[H\u{1B}[2J" + frame.narrowMessage.enumerated().map { line($0.offset + 1) + $0.element }.joined())
+            // The message as `launch` shows it, and below it what the footer had to say (a reload, a failed
+            // open, a warning), wrapped: the header and the key help, cut to the width, would read as garbage.
+            let said = message.map { DisplayWidth.wrap(TerminalText.safe($0, lines: false), columns: width) } ?? []
+            write("\u{1B}[H\u{1B}[2J" + (frame.narrowMessage + said).enumerated().map { line($0.offset + 1) + $0.element }.joined())
             return
         }
         var out = "\u{1B}[H\u{1B}[2J" + line(1) + header

@@ -198,8 +198,8 @@ public struct QuarantineStore: Sendable {
         }
         // A damaged file is replaced rather than left to block every launch.
         var entries = (try? load()) ?? []
-        // Entries about files that changed are stale: drop them.
-        entries.removeAll { $0.file != nil && $0.file != FileStamp(path: $0.path) }
+        // Entries about files that changed are stale: drop them, by the rule `quarantine list` shows.
+        entries.removeAll { !$0.holds }
         let result = change(&entries)
         try write(entries)
         return result

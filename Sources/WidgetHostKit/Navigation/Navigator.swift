@@ -106,6 +106,12 @@ public final class Navigator: Sendable {
         if let reserved = target.params.first(where: { $0.0.hasPrefix(DeclaredActions.hostPrefix) }) {
             throw NavigationError("the parameter '\(reserved.0)' is the host's to set: names starting \(DeclaredActions.hostPrefix) are reserved")
         }
+        // A JSON object with a name twice is no object to a plugin's parser, and an isolated child's reader takes it for a
+        // broken protocol and ends the widget: `?id=1&id=2` in a served address must not stop it.
+        var names = Set<String>()
+        if let repeated = target.params.first(where: { !names.insert($0.0).inserted }) {
+            throw NavigationError("the parameter '\(repeated.0)' is given twice; give each parameter once")
+        }
         return NavigationEntry(plugin: manifest.id, screen: screen, params: .object(target.params.map { ($0.0, .string($0.1)) }))
     }
 
