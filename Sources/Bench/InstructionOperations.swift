@@ -87,6 +87,9 @@ enum InstructionOperations {
             let call = DirectWidget.opaqueCHandle()
             return { "tap".withCString { blackHole(call($0, nil)) } }
         },
+        // My Trips adapting and rendering a file of bookings (issue 30: per booking, flat to 100,000).
+        "trips1000": { tripsTimeline(bookings: 1_000) },
+        "trips100000": { tripsTimeline(bookings: 100_000) },
         // The same bytes through our parser and through Foundation's.
         "jsonmanifest": { let bytes = BenchDocuments.manifest; return { blackHole(try? PluginKit.JSONParser.parse(bytes)) } },
         "jsonmanifestfoundation": { let data = Data(BenchDocuments.manifest); return { blackHole(try? JSONSerialization.jsonObject(with: data)) } },
@@ -97,7 +100,15 @@ enum InstructionOperations {
     /// Operations that cost a hundred times the others (a listing of 100
     /// plugins, a bookings file) run a hundredth as
     /// often, so that valgrind spends seconds, not minutes, on them.
-    static let fewerRuns: [String: Int] = ["jsonbookings": 100, "jsonbookingsfoundation": 100, "warmscan": 100, "coldscan": 100]
+    static let fewerRuns: [String: Int] = ["jsonbookings": 100, "jsonbookingsfoundation": 100, "warmscan": 100, "coldscan": 100,
+                                           "trips1000": 1_000, "trips100000": 21_000]
+
+    /// What the trips rows time: the timeline built from the bookings' JSON and its current screen rendered.
+    private static func tripsTimeline(bookings count: Int) -> () -> Void {
+        let start: Int64 = 1_780_000_000_000
+        let bytes = SyntheticBookings.json(count: count, start: start, seed: 1), now = start + Int64(count / 2) * 3_600_000
+        return { blackHole(TripViews.current(TripsTimeline.build(json: bytes, now: now), now: now).screen.utf8.count) }
+    }
 
     final class CachedService: @unchecked Sendable {}
 

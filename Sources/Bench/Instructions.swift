@@ -108,6 +108,16 @@ enum Instructions {
                 ("JSONSerialization, same bytes", try ops("jsonbookingsfoundation")), goal: 1),
         ]
 
+        // My Trips, per booking: 1,000 bookings in every run; 100,000 (some
+        // 5 G instructions under callgrind) only without --quick.
+        let trips = try ops("trips1000") / 1_000
+        rows.append(row("Trips adapt + render, per booking of 1,000", trips, note: "goal ≤ 60,000 (issue 30)"))
+        if !effort.quick {
+            // n log n allows the cost per booking to grow by log(100,000) / log(1,000).
+            rows.append(row("Trips adapt + render, per booking of 100,000", try ops("trips100000") / 100_000, ("per booking of 1,000", trips),
+                            goal: log2(100_000) / log2(1_000), note: "goal ≤ 60,000 (issue 30)"))
+        }
+
         // Listing: per plugin of a 100-plugin directory, warm, against
         // dlopen + dlsym of the same files (a child with them less one
         // with an empty directory). In instructions dlopen's kernel work

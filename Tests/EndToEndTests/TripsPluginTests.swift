@@ -376,6 +376,9 @@ struct TripsPluginTests {
     /// one is skipped with its reason in the log.
     @Test("a booking with a missing or invalid field is skipped with a logged reason", arguments: [
         (TripsBookings.booking("", purchased: "2026-05-02T18:30:00+02:00", hotel: TripsBookings.parisHotel), "id is empty"),
+        // Blank is blank in ASCII and beyond it (an em space, a no-break space): only whitespace is empty.
+        (TripsBookings.booking(" \t\r\n", purchased: "2026-05-02T18:30:00+02:00", hotel: TripsBookings.parisHotel), "id is empty"),
+        (TripsBookings.booking(" \u{2003}\u{A0}", purchased: "2026-05-02T18:30:00+02:00", hotel: TripsBookings.parisHotel), "id is empty"),
         (["purchase_date": "2026-05-02T18:30:00+02:00", "hotel": TripsBookings.parisHotel], "id is missing"),
         (TripsBookings.booking("X", purchased: "2026-05-02 18:30", hotel: TripsBookings.parisHotel),
          "purchase_date is \"2026-05-02 18:30\", not an ISO 8601 time with an offset"),

@@ -81,25 +81,29 @@ public struct TripsTimeline: Sendable {
     /// on top; then drops the entries already superseded at `now`.
     private static func sweep(_ steps: [TripStep], now: Int64) -> [TimelineEntry] {
         var entries: [TimelineEntry] = []
-        var running = StepHeap()
+        // Steps are named by their index in `steps`: a step is some 80 bytes
+        // with two strings, and the heap moved and compared whole copies
+        // (a sixth of a booking's cost).
+        var running = StepHeap(steps)
         var next = 0
-        var shown: TripStep?
+        var shown: Int?
         var time = steps.first?.start
         while let current = time {
             while next < steps.count, steps[next].start.milliseconds <= current.milliseconds {
-                running.push(steps[next])
+                running.push(next)
                 next += 1
             }
-            while let top = running.top, top.end.milliseconds <= current.milliseconds { running.pop() }
+            while let top = running.top, steps[top].end.milliseconds <= current.milliseconds { running.pop() }
             let top = running.top
             if top != shown {
                 // A step's own start keeps the step's offset; a takeover at
                 // another step's end is dated in that end's offset.
-                entries.append(TimelineEntry(date: top?.start.milliseconds == current.milliseconds ? top!.start : current, step: top))
+                let step = top.map { steps[$0] }
+                entries.append(TimelineEntry(date: step?.start.milliseconds == current.milliseconds ? step!.start : current, step: step))
                 shown = top
             }
             let nextStart = next < steps.count ? steps[next].start : nil
-            switch (nextStart, running.top?.end) {
+            switch (nextStart, running.top.map { steps[$0].end }) {
             case let (start?, end?): time = start.milliseconds <= end.milliseconds ? start : end
             case let (start?, nil): time = start
             case let (nil, end?): time = end
@@ -111,26 +115,31 @@ public struct TripsTimeline: Sendable {
     }
 }
 
-/// A binary min-heap of running steps, ordered by end (then start, booking
-/// and leg, so ties never depend on insertion order).
+/// A binary min-heap of running steps, by their index in the sorted steps,
+/// ordered by end (then start, booking and leg, so ties never depend on
+/// insertion order).
 private struct StepHeap {
-    private var items: [TripStep] = []
+    private let steps: [TripStep]
+    private var items: [Int] = []
 
-    var top: TripStep? { items.first }
+    init(_ steps: [TripStep]) { self.steps = steps }
 
-    private static func before(_ a: TripStep, _ b: TripStep) -> Bool {
+    var top: Int? { items.first }
+
+    private func before(_ i: Int, _ j: Int) -> Bool {
+        let a = steps[i], b = steps[j]
         if a.end.milliseconds != b.end.milliseconds { return a.end.milliseconds < b.end.milliseconds }
         if a.start.milliseconds != b.start.milliseconds { return a.start.milliseconds < b.start.milliseconds }
         if a.booking != b.booking { return a.booking < b.booking }
         return a.kind < b.kind
     }
 
-    mutating func push(_ step: TripStep) {
+    mutating func push(_ step: Int) {
         items.append(step)
         var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Self.before(items[child], items[parent]) else { break }
+            guard before(items[child], items[parent]) else { break }
             items.swapAt(child, parent)
             child = parent
         }
@@ -144,8 +153,8 @@ private struct StepHeap {
         while true {
             let left = 2 * parent + 1, right = left + 1
             var smallest = parent
-            if left < items.count, Self.before(items[left], items[smallest]) { smallest = left }
-            if right < items.count, Self.before(items[right], items[smallest]) { smallest = right }
+            if left < items.count, before(items[left], items[smallest]) { smallest = left }
+            if right < items.count, before(items[right], items[smallest]) { smallest = right }
             guard smallest != parent else { return }
             items.swapAt(parent, smallest)
             parent = smallest
