@@ -405,6 +405,8 @@ struct SharedStoreTests {
               ["store", "get", "app.k", "--file", "/dev/null"],
               ["store", "rm", "app.k", "--shift-dates", "2026-06-11T12:00:00+02:00"],
               ["store", "list", "--lines"],
+              ["store", "put", "app.k", "--file", "/dev/null", "--json"],
+              ["store", "rm", "app.k", "--json"],
           ])
     func cliUsageErrors(arguments: [String]) throws {
         let home = try ServiceTestKit.temporaryDirectory("store-usage")

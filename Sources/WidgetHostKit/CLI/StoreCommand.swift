@@ -43,6 +43,8 @@ enum StoreCommand {
             if action != "put", let option = ["--file", "--lines", "--shift-dates", "--now"].first(where: given) {
                 throw UsageError("\(option) goes with store put, not store \(action)")
             }
+            // get prints the value as stored, JSON as written, so --json holds there too; put and rm print nothing to shape.
+            if (action == "put" || action == "rm") && given("--json") { throw UsageError("--json goes with store list or get, not store \(action)") }
             if given("--now") && !given("--shift-dates") { throw UsageError("--now goes with --shift-dates: the time the dates are moved toward") }
             do {
                 switch action {
