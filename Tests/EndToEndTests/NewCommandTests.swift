@@ -63,11 +63,11 @@ struct NewCommandTests {
         let c = home.hostile(newlineAndDoubleQuote: true) + "/counter", swift = home.hostile(newlineAndDoubleQuote: false) + "/clicker"
         let madeC = try home.new(["counter", "--c", "--dir", c])
         #expect(madeC.status == 0, "\(madeC)")
-        #expect(madeC.stdout.contains("make check") && madeC.stdout.contains("launch counter"))
+        #expect(madeC.stdout.contains("make check") && madeC.stdout.contains("launch counter") && madeC.stdout.contains("widget-host dev"))
         try Self.run(["make", "-C", c, "check"])
         let madeSwift = try home.new(["clicker", "--dir", swift])
         #expect(madeSwift.status == 0, "\(madeSwift)")
-        #expect(madeSwift.stdout.contains("./check.sh") && madeSwift.stdout.contains("launch clicker"))
+        #expect(madeSwift.stdout.contains("./check.sh") && madeSwift.stdout.contains("launch clicker") && madeSwift.stdout.contains("widget-host dev"))
         try Self.run([swift + "/check.sh"])
         for victim in home.victims { #expect(!FileManager.default.fileExists(atPath: victim), "\(victim) was made") }
         // Nothing of this machine in what `new` wrote: no directory, so nothing to quote.

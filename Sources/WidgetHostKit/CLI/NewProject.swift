@@ -132,7 +132,8 @@ struct NewProject {
         ])
         files += try tree(sdk + "/Sources/PluginABI", as: "WidgetHostSDK/Sources/PluginABI")
         files += try tree(sdk + "/Sources/PluginKit", as: "WidgetHostSDK/Sources/PluginKit")
-        return NewProject(files: files, next: ["./check.sh", "widget-host install \(library)", "widget-host launch \(id.shortName)"])
+        return NewProject(files: files, next: ["./check.sh", "widget-host install \(library)", "widget-host launch \(id.shortName)",
+                                               "widget-host dev    # edit and save: rebuilt and reloaded on the screen"])
     }
 
     /// A C file, the SDK's headers copied into `include/`, and a Makefile.
@@ -208,7 +209,8 @@ struct NewProject {
         ])
         files += try tree(sdk + "/Sources/PluginABI/include", as: "include")
         files.removeAll { $0.0 == "include/module.modulemap" }
-        return NewProject(files: files, next: ["make check", "make install", "widget-host launch \(file)"])
+        return NewProject(files: files, next: ["make check", "make install", "widget-host launch \(file)",
+                                               "widget-host dev    # edit and save: rebuilt and reloaded on the screen"])
     }
 
     private static func text(_ files: [(String, String)]) -> [(String, [UInt8])] {
