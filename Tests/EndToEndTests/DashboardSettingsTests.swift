@@ -13,6 +13,17 @@ struct DashboardSettingsTests {
 
         """
 
+    /// The dashboard on a 120 x 40 terminal, reading `configuration` from a file of its own; that file's path.
+    static func dashboard(_ world: DashboardWorld) throws -> (terminal: Tmux, path: String) {
+        let path = world.home + "/dashboard-config.json"
+        try TestSupport.write(Array(configuration.utf8), to: path)
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        let arguments = [TestSupport.widgetHost] + world.market.arguments + ["--now", DashboardWorld.now, "--config", path]
+        let settings = Tmux.Settings(columns: 120, rows: 40, attempts: 300, pollInterval: 100_000)
+        return (try Tmux(arguments, environment: environment, settings: settings), path)
+    }
+
     /// The prompt line at the bottom of the screen, if it shows.
     static func promptLine(_ screen: String) -> String? {
         screen.split(separator: "\n").last { $0.hasPrefix("New value of") }.map { String($0).trimmingCharacters(in: .whitespaces) }
@@ -21,12 +32,7 @@ struct DashboardSettingsTests {
     @Test("e opens Checkout's settings; a new amount is saved and the card shows it; a bad one is refused, naming the setting, the file unchanged")
     func editCheckout() throws {
         let world = try DashboardWorld()
-        let path = world.home + "/dashboard-config.json"
-        try TestSupport.write(Array(Self.configuration.utf8), to: path)
-        var environment = world.environment
-        environment["TERM"] = "xterm"
-        let arguments = [TestSupport.widgetHost] + world.market.arguments + ["--now", DashboardWorld.now, "--config", path]
-        let terminal = try Tmux(arguments, environment: environment, settings: Tmux.Settings(columns: 120, rows: 40, attempts: 300, pollInterval: 100_000))
+        let (terminal, path) = try Self.dashboard(world)
         defer { terminal.kill() }
         try terminal.waitFor("Checkout's card for $250.00") { $0.contains("▶ 1 Checkout") && $0.contains("Order total: $250.00") }
         #expect(try terminal.capture().contains("e settings"), "the footer names the key")
@@ -68,12 +74,7 @@ struct DashboardSettingsTests {
     @Test("after a saved edit of Crypto's settings, the focus is still on Crypto's card, and Enter opens Crypto")
     func focusKeptAfterSave() throws {
         let world = try DashboardWorld()
-        let path = world.home + "/dashboard-config.json"
-        try TestSupport.write(Array(Self.configuration.utf8), to: path)
-        var environment = world.environment
-        environment["TERM"] = "xterm"
-        let arguments = [TestSupport.widgetHost] + world.market.arguments + ["--now", DashboardWorld.now, "--config", path]
-        let terminal = try Tmux(arguments, environment: environment, settings: Tmux.Settings(columns: 120, rows: 40, attempts: 300, pollInterval: 100_000))
+        let (terminal, _) = try Self.dashboard(world)
         defer { terminal.kill() }
         try terminal.waitFor("the cards") { $0.contains("▶ 1 Checkout") && $0.contains("BTC $43,210.55") }
         try terminal.send("2")
